@@ -1,0 +1,207 @@
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+import type { Readable } from 'node:stream';
+import Fastify from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './errors.js';
+
+const gzip = promisify(gzipCallback);
+
+/** Options of {@link createHttpApp}. */
+export interface HttpAppOptions {
+  /**
+   * Largest accepted request body in bytes; a larger one is answered 413 before any handler runs.
+   * @defaultValue 10485760 (10 MiB)
+   */
+  readonly maxBody?: number;
+  /**
+   * Maps an error that is not an {@link HttpError} (for example the core's `ClusterError`) to a
+   * status and message; return undefined to let the default mapping run.
+   */
+  readonly mapError?: (error: unknown) => { status: number; message: string } | undefined;
+}
+
+/** Default request body limit: 10 MiB. */
+export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+
+/** Largest accepted request line plus headers (a long `filter` travels in the URL). */
+export const MAX_HEADER_BYTES = 2 * 1024 * 1024;
+
+const TEXT = 'text/plain; charset=utf-8';
+
+/**
+ * Compiles a fastify route pattern (`/v1/job/:job_id/versions`) into a regular expression that
+ * matches concrete paths, so that a path known under another method answers 405.
+ * @param pattern - The route URL as registered.
+ * @returns A regular expression anchored at both ends.
+ */
+export function routePatternToRegExp(pattern: string): RegExp {
+  const parts = pattern.split('/').map((segment) => {
+    if (segment.startsWith(':')) return '[^/]+';
+    if (segment === '*') return '.*';
+    return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  });
+  return new RegExp(`^${parts.join('/')}/?$`);
+}
+
+function isReadable(payload: unknown): payload is Readable {
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    typeof (payload as { pipe?: unknown }).pipe === 'function'
+  );
+}
+
+/** Whether an `Accept-Encoding` header value allows gzip (a `q=0` refusal counts as no). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (header === undefined) return false;
+  const text = Array.isArray(header) ? header.join(',') : header;
+  for (const part of text.split(',')) {
+    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip' && coding.trim() !== '*') continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (q !== undefined && Number(q.slice(2)) === 0) return false;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Builds the fastify instance with the conventions shared by every endpoint: JSON bodies with or
+ * without a content type, the body limit (413), plain-text error answers, 404 `resource not found`
+ * and 405 `Invalid method`, and gzip when the client accepts it (streams excepted).
+ *
+ * @param options - Body limit and error mapping.
+ * @returns A fastify instance with no routes yet.
+ */
+export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
+  const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: maxBody,
+    maxParamLength: 16_384,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  const knownRoutes: { methods: ReadonlySet<string>; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    knownRoutes.push({
+      methods: new Set(methods.map((m) => String(m).toUpperCase())),
+      pattern: routePatternToRegExp(route.url),
+    });
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      done(new HttpError(400, `Failed to parse the request body as JSON: ${reason}`), undefined);
+    }
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const known = knownRoutes.some((route) => route.pattern.test(path));
+    const status = known ? 405 : 404;
+    return reply
+      .code(status)
+      .type(TEXT)
+      .send(status === 405 ? 'Invalid method' : 'resource not found');
+  });
+
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    const { status, message } = describeError(error, options.mapError);
+    return reply.code(status).type(TEXT).send(message);
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (payload === null || payload === undefined || isReadable(payload)) return payload;
+    if (reply.hasHeader('content-encoding')) return payload;
+    if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
+    const input = typeof payload === 'string' ? Buffer.from(payload) : (payload as Buffer);
+    const compressed = await gzip(input);
+    reply.header('content-encoding', 'gzip');
+    reply.header('vary', 'accept-encoding');
+    reply.removeHeader('content-length');
+    return compressed;
+  });
+
+  return app;
+}
+
+function describeError(
+  error: unknown,
+  mapError: HttpAppOptions['mapError'],
+): { status: number; message: string } {
+  if (HttpError.is(error)) return { status: error.status, message: error.message };
+  const mapped = mapError?.(error);
+  if (mapped !== undefined) return mapped;
+  const fastifyError = error as Partial<FastifyError>;
+  if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, message: 'Request body is larger than the configured limit' };
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return { status: 415, message: 'Unsupported media type' };
+  }
+  if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return { status: 400, message: 'Request body size did not match Content-Length' };
+  }
+  const status = fastifyError.statusCode;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof status === 'number' && status >= 400 && status < 500) return { status, message };
+  return { status: 500, message: `internal server error: ${message}` };
+}
+
+/** Options of {@link sendJson}. */
+export interface SendJsonOptions {
+  /** Status code. @defaultValue 200 */
+  readonly status?: number;
+}
+
+/**
+ * Answers with a JSON body, indented when the request has `?pretty` (any value but `false`/`0`).
+ * @param request - The request (for `pretty`).
+ * @param reply - The reply to send on.
+ * @param body - Any JSON-serialisable value.
+ * @param options - Status code.
+ * @returns The reply, for fastify's async handler contract.
+ */
+export function sendJson(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: unknown,
+  options: SendJsonOptions = {},
+): FastifyReply {
+  const query = request.query as Record<string, unknown> | undefined;
+  const pretty = isFlagSet(query?.['pretty']);
+  const text = pretty ? `${JSON.stringify(body, null, 4)}\n` : JSON.stringify(body);
+  return reply
+    .code(options.status ?? 200)
+    .type('application/json')
+    .send(text ?? 'null');
+}
+
+/**
+ * Reads a presence flag such as `?pretty` or `?stale`: present with no value, or any value other
+ * than `false`/`0`, means on.
+ * @param value - The raw query value.
+ * @returns Whether the flag is set.
+ */
+export function isFlagSet(value: unknown): boolean {
+  if (value === undefined) return false;
+  const last = Array.isArray(value) ? (value.at(-1) as unknown) : value;
+  if (typeof last !== 'string') return true;
+  const lower = last.toLowerCase();
+  return lower !== 'false' && lower !== '0';
+}

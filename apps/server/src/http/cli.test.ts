@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { parseCli, parseSize } from './cli.js';
+
+describe('parseCli', () => {
+  it('runs with defaults when given nothing', () => {
+    expect(parseCli([])).toEqual({ kind: 'run', options: {} });
+  });
+
+  it('reads every flag', () => {
+    const command = parseCli([
+      '--bind',
+      '0.0.0.0',
+      '--scheduler-port',
+      '0',
+      '--region',
+      'eu',
+      '--nodes',
+      '5',
+      '--datacenter',
+      'dc2',
+      '--acl',
+      '--acl-tokens',
+      'tokens.json',
+      '--demo',
+      '--max-body',
+      '2m',
+      '--enable-raw-exec',
+      '--heartbeat-ms',
+      '500',
+    ]);
+    expect(command).toEqual({
+      kind: 'run',
+      options: {
+        bind: '0.0.0.0',
+        schedulerPort: 0,
+        region: 'eu',
+        nodes: 5,
+        datacenter: 'dc2',
+        acl: true,
+        aclTokens: 'tokens.json',
+        demo: true,
+        maxBody: 2 * 1024 * 1024,
+        enableRawExec: true,
+        heartbeatMs: 500,
+      },
+    });
+  });
+
+  it.each([['--help'], ['-h']])('%s asks for help', (flag) => {
+    expect(parseCli([flag])).toEqual({ kind: 'help' });
+  });
+
+  it.each([
+    [['--nope'], /Unknown option '--nope'/],
+    [['--scheduler-port', 'abc'], /--scheduler-port expects an integer, not "abc"/],
+    [['--scheduler-port', '70000'], /--scheduler-port must be between 0 and 65535, not 70000/],
+    [['--nodes=-1'], /--nodes expects an integer/],
+    [['--max-body', 'lots'], /--max-body expects a size/],
+    [['--acl-tokens', 'f.json'], /--acl-tokens requires --acl/],
+    [['--region', 'a b'], /--region expects a name/],
+    [['extra'], /Unexpected argument 'extra'/],
+    [['--bind'], /--bind <value>' argument missing/],
+  ])('%j is an error', (argv, message) => {
+    const command = parseCli(argv);
+    expect(command.kind).toBe('error');
+    if (command.kind === 'error') expect(command.message).toMatch(message);
+  });
+});
+
+describe('parseSize', () => {
+  it.each([
+    ['1024', 1024],
+    ['512k', 512 * 1024],
+    ['10m', 10 * 1024 * 1024],
+    ['1MiB', 1024 * 1024],
+    ['1g', 1024 ** 3],
+    ['0', undefined],
+    ['-5', undefined],
+    ['abc', undefined],
+  ])('%s -> %s', (text, bytes) => {
+    expect(parseSize(text)).toBe(bytes);
+  });
+});

@@ -1,0 +1,144 @@
+import { parseArgs } from 'node:util';
+import type { StartServerOptions } from './server.js';
+
+/** Usage text printed by `sked-server --help`. */
+export const USAGE = `Usage: sked-server [options]
+
+Runs the sked sample server: a local stand-in for the scheduling service's HTTP API.
+
+Options:
+  --bind ADDR             Address to listen on (default 127.0.0.1)
+  --scheduler-port PORT   Port of the scheduling service API (default 4646; 0 picks a free port)
+  --region NAME           Region this server serves (default global)
+  --nodes N               Number of simulated client nodes (default 3)
+  --datacenter NAME       Datacenter of the simulated nodes (default dc1)
+  --acl                   Enforce ACL tokens (with --acl-tokens FILE; without it a management
+                          token named "bootstrap" with a random secret is created and printed)
+  --acl-tokens FILE       JSON file of ACL tokens (see README)
+  --demo                  Register a few sample jobs of each type at start
+  --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
+  --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
+  --heartbeat-ms MS       Event stream heartbeat interval in milliseconds (default 10000)
+  -h, --help              Print this help and exit
+`;
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'run'; readonly options: StartServerOptions }
+  | { readonly kind: 'error'; readonly message: string };
+
+function parseInteger(flag: string, text: string, min: number, max: number): number | string {
+  if (!/^\d+$/.test(text)) return `${flag} expects an integer, not ${JSON.stringify(text)}`;
+  const value = Number(text);
+  if (value < min || value > max) {
+    return `${flag} must be between ${min} and ${max}, not ${value}`;
+  }
+  return value;
+}
+
+/**
+ * Parses a size such as `1048576`, `512k` or `10m` (powers of 1024).
+ * @param text - The flag's value.
+ * @returns Bytes, or undefined when the text is not a size.
+ */
+export function parseSize(text: string): number | undefined {
+  const match = /^(\d+)\s*([kmg]?)i?b?$/i.exec(text.trim());
+  if (match === null) return undefined;
+  const unit = (match[2] ?? '').toLowerCase();
+  const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
+  const value = Number(match[1]) * factor;
+  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Parses the command line of `sked-server`.
+ * @param argv - Arguments after the script name.
+ * @returns What to do: print help, run with options, or fail with a message.
+ */
+export function parseCli(argv: readonly string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        bind: { type: 'string' },
+        'scheduler-port': { type: 'string' },
+        region: { type: 'string' },
+        nodes: { type: 'string' },
+        datacenter: { type: 'string' },
+        acl: { type: 'boolean' },
+        'acl-tokens': { type: 'string' },
+        demo: { type: 'boolean' },
+        'max-body': { type: 'string' },
+        'enable-raw-exec': { type: 'boolean' },
+        'heartbeat-ms': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'error', message: message.replace(/\. To specify a positional.*$/s, '') };
+  }
+  const values = parsed.values;
+  if (values.help === true) return { kind: 'help' };
+
+  const options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] } = {};
+  if (values.bind !== undefined) {
+    if (values.bind.trim() === '') return { kind: 'error', message: '--bind expects an address' };
+    options.bind = values.bind;
+  }
+  if (values['scheduler-port'] !== undefined) {
+    const port = parseInteger('--scheduler-port', values['scheduler-port'], 0, 65535);
+    if (typeof port === 'string') return { kind: 'error', message: port };
+    options.schedulerPort = port;
+  }
+  if (values.region !== undefined) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(values.region)) {
+      return {
+        kind: 'error',
+        message: `--region expects a name of letters, digits, "-", "_" or ".", not ${JSON.stringify(values.region)}`,
+      };
+    }
+    options.region = values.region;
+  }
+  if (values.nodes !== undefined) {
+    const nodes = parseInteger('--nodes', values.nodes, 0, 1000);
+    if (typeof nodes === 'string') return { kind: 'error', message: nodes };
+    options.nodes = nodes;
+  }
+  if (values.datacenter !== undefined) {
+    if (!/^[A-Za-z0-9_.-]+$/.test(values.datacenter)) {
+      return {
+        kind: 'error',
+        message: `--datacenter expects a name of letters, digits, "-", "_" or ".", not ${JSON.stringify(values.datacenter)}`,
+      };
+    }
+    options.datacenter = values.datacenter;
+  }
+  if (values['acl-tokens'] !== undefined && values.acl !== true) {
+    return { kind: 'error', message: '--acl-tokens requires --acl' };
+  }
+  if (values.acl === true) options.acl = true;
+  if (values['acl-tokens'] !== undefined) options.aclTokens = values['acl-tokens'];
+  if (values.demo === true) options.demo = true;
+  if (values['max-body'] !== undefined) {
+    const size = parseSize(values['max-body']);
+    if (size === undefined) {
+      return {
+        kind: 'error',
+        message: `--max-body expects a size such as 1048576, 512k or 10m, not ${JSON.stringify(values['max-body'])}`,
+      };
+    }
+    options.maxBody = size;
+  }
+  if (values['enable-raw-exec'] === true) options.enableRawExec = true;
+  if (values['heartbeat-ms'] !== undefined) {
+    const ms = parseInteger('--heartbeat-ms', values['heartbeat-ms'], 1, 3_600_000);
+    if (typeof ms === 'string') return { kind: 'error', message: ms };
+    options.heartbeatMs = ms;
+  }
+  return { kind: 'run', options };
+}

@@ -1,0 +1,203 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import {
+  AclConfigError,
+  NAMESPACE_CAPABILITIES,
+  createAcl,
+  loadAclFile,
+  parseAclConfig,
+  secretFromHeaders,
+} from './index.js';
+
+const sample = {
+  tokens: [
+    { name: 'ops', secret: 's-ops', management: true },
+    {
+      name: 'ci',
+      secret: 's-ci',
+      namespaces: { default: ['list-jobs', 'read-job', 'submit-job'], '*': ['read-job'] },
+      node: 'read',
+    },
+    { name: 'prod', secret: 's-prod', namespaces: { 'prod-*': ['read-job'], 'prod-secret': ['deny'] } },
+  ],
+};
+
+describe('parseAclConfig', () => {
+  it('accepts the documented shape', () => {
+    const config = parseAclConfig(sample);
+    expect(config.tokens.map((t) => t.name)).toEqual(['ops', 'ci', 'prod']);
+    expect(config.tokens[1]?.node).toBe('read');
+    expect(config.tokens[0]?.management).toBe(true);
+  });
+
+  it.each([
+    [null, 'expected a JSON object with a "tokens" array'],
+    [[], 'expected a JSON object with a "tokens" array'],
+    [{}, '"tokens" must be an array'],
+    [{ tokens: {} }, '"tokens" must be an array'],
+    [{ tokens: [], extra: 1 }, 'unknown key "extra" at the top level'],
+    [{ tokens: [1] }, 'tokens[0] must be an object'],
+    [{ tokens: [{ secret: 'x' }] }, 'tokens[0].name must be a non-empty string'],
+    [{ tokens: [{ name: 'a' }] }, 'tokens[0] ("a").secret must be a non-empty string'],
+    [{ tokens: [{ name: 'a', secret: 'x', managment: true }] }, 'tokens[0] has an unknown key "managment"'],
+    [
+      { tokens: [{ name: 'a', secret: 'x', management: 'yes' }] },
+      'tokens[0] ("a").management must be true or false',
+    ],
+    [
+      { tokens: [{ name: 'a', secret: 'x', node: 'admin' }] },
+      'tokens[0] ("a").node must be "read" or "write", not "admin"',
+    ],
+    [
+      { tokens: [{ name: 'a', secret: 'x', namespaces: [] }] },
+      'tokens[0] ("a").namespaces must be an object of namespace to capabilities',
+    ],
+    [
+      { tokens: [{ name: 'a', secret: 'x', namespaces: { default: 'read-job' } }] },
+      'tokens[0] ("a").namespaces["default"] must be an array of capabilities',
+    ],
+    [
+      {
+        tokens: [
+          { name: 'a', secret: 'x' },
+          { name: 'a', secret: 'y' },
+        ],
+      },
+      'tokens[1] ("a"): the name is used by another token',
+    ],
+    [
+      {
+        tokens: [
+          { name: 'a', secret: 'x' },
+          { name: 'b', secret: 'x' },
+        ],
+      },
+      'tokens[1] ("b"): the secret is used by another token',
+    ],
+  ])('rejects %j', (value, message) => {
+    expect(() => parseAclConfig(value)).toThrow(message);
+  });
+
+  it('rejects an unknown capability and names it', () => {
+    const act = (): unknown =>
+      parseAclConfig({ tokens: [{ name: 'a', secret: 'x', namespaces: { default: ['read-jobs'] } }] });
+    expect(act).toThrow(AclConfigError);
+    expect(act).toThrow(/names an unknown capability "read-jobs"/);
+  });
+
+  test.prop([fc.anything()])('throws nothing but AclConfigError for any value', (value) => {
+    try {
+      parseAclConfig(value);
+    } catch (error) {
+      expect(AclConfigError.is(error)).toBe(true);
+    }
+  });
+
+  it('never quotes a secret in a message', () => {
+    const secret = 'super-secret-value';
+    const act = (): unknown =>
+      parseAclConfig({
+        tokens: [
+          { name: 'a', secret },
+          { name: 'b', secret },
+        ],
+      });
+    expect(act).toThrow(AclConfigError);
+    try {
+      act();
+    } catch (error) {
+      expect((error as Error).message).not.toContain(secret);
+    }
+  });
+});
+
+describe('loadAclFile', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sked-acl-'));
+
+  it('reads a valid file', () => {
+    const file = join(dir, 'ok.json');
+    writeFileSync(file, JSON.stringify(sample));
+    expect(loadAclFile(file).tokens).toHaveLength(3);
+  });
+
+  it('reports a file that is not JSON without quoting its content', () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{"tokens": [{"name": "a", "secret": "hunter2"');
+    expect(() => loadAclFile(file)).toThrow(
+      `invalid ACL token file ${JSON.stringify(file)}: the file is not valid JSON`,
+    );
+    try {
+      loadAclFile(file);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('hunter2');
+    }
+  });
+
+  it('reports a missing file', () => {
+    const file = join(dir, 'missing.json');
+    expect(() => loadAclFile(file)).toThrow(
+      `invalid ACL token file ${JSON.stringify(file)}: cannot read the file (ENOENT)`,
+    );
+  });
+});
+
+describe('createAcl', () => {
+  const acl = createAcl(parseAclConfig(sample));
+
+  it('allows everything when off', () => {
+    const off = createAcl(undefined);
+    expect(off.enabled).toBe(false);
+    expect(off.resolve(undefined)?.allowNamespace('x', 'submit-job')).toBe(true);
+  });
+
+  it('resolves secrets to principals, never a missing or unknown one', () => {
+    expect(acl.enabled).toBe(true);
+    expect(acl.managementName).toBe('ops');
+    expect(acl.resolve('s-ci')?.name).toBe('ci');
+    expect(acl.resolve('nope')).toBeUndefined();
+    expect(acl.resolve(undefined)).toBeUndefined();
+    expect(acl.resolve('')).toBeUndefined();
+  });
+
+  it('applies exact namespaces before globs', () => {
+    const ci = acl.resolve('s-ci')!;
+    expect(ci.allowNamespace('default', 'submit-job')).toBe(true);
+    expect(ci.allowNamespace('other', 'read-job')).toBe(true);
+    expect(ci.allowNamespace('other', 'submit-job')).toBe(false);
+    expect(ci.allowNamespace('*', 'list-jobs')).toBe(true);
+    expect(ci.allowNamespace('*', 'alloc-lifecycle')).toBe(false);
+    expect(ci.allowNode('read')).toBe(true);
+    expect(ci.allowNode('write')).toBe(false);
+  });
+
+  it('uses the most specific glob and honours deny', () => {
+    const prod = acl.resolve('s-prod')!;
+    expect(prod.allowNamespace('prod-api', 'read-job')).toBe(true);
+    expect(prod.allowNamespace('prod-secret', 'read-job')).toBe(false);
+    expect(prod.allowNamespace('dev', 'read-job')).toBe(false);
+    expect(prod.allowNode('read')).toBe(false);
+  });
+
+  it('lets management do everything', () => {
+    const ops = acl.resolve('s-ops')!;
+    for (const cap of NAMESPACE_CAPABILITIES) expect(ops.allowNamespace('any', cap)).toBe(true);
+    expect(ops.allowNode('write')).toBe(true);
+  });
+});
+
+describe('secretFromHeaders', () => {
+  it.each([
+    [{ 'x-svc-token': 'abc' }, 'abc'],
+    [{ authorization: 'Bearer abc' }, 'abc'],
+    [{ authorization: 'bearer   abc ' }, 'abc'],
+    [{ authorization: 'Basic abc' }, undefined],
+    [{ 'x-svc-token': '', authorization: 'Bearer b' }, 'b'],
+    [{ 'x-svc-token': 'a', authorization: 'Bearer b' }, 'a'],
+    [{}, undefined],
+  ])('%j -> %s', (headers, secret) => {
+    expect(secretFromHeaders(headers)).toBe(secret);
+  });
+});

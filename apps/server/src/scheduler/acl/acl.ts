@@ -1,0 +1,147 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { AclConfig, AclTokenConfig, NamespaceCapability, NodeAccess } from './tokens.js';
+
+/** What a resolved token may do. */
+export interface Principal {
+  /** Token name (never the secret). */
+  readonly name: string;
+  /** Whether the token is a management token. */
+  readonly management: boolean;
+  /**
+   * Whether the token has a capability in a namespace (`*` asks: in at least one namespace).
+   * @param namespace - Namespace name, or `*`.
+   * @param capability - Capability without the `namespace:` prefix.
+   */
+  allowNamespace(namespace: string, capability: NamespaceCapability): boolean;
+  /**
+   * Whether the token has node access of at least this level.
+   * @param access - `read` or `write`.
+   */
+  allowNode(access: NodeAccess): boolean;
+}
+
+/** The ACL of a running server. */
+export interface Acl {
+  /** Whether tokens are checked at all. */
+  readonly enabled: boolean;
+  /**
+   * Resolves a secret to its principal.
+   * @param secret - The secret as sent, or undefined when none was sent.
+   * @returns The principal, or undefined for a missing or unknown secret.
+   */
+  resolve(secret: string | undefined): Principal | undefined;
+  /** The first management token's name, for the start-up line. */
+  readonly managementName: string | undefined;
+}
+
+/** A principal allowed everything: the one used when ACL is off. */
+export const ANONYMOUS_ALL: Principal = {
+  name: 'anonymous',
+  management: true,
+  allowNamespace: () => true,
+  allowNode: () => true,
+};
+
+function globToRegExp(glob: string): RegExp {
+  const escaped = glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`);
+}
+
+interface NamespaceRule {
+  readonly pattern: string;
+  readonly regexp: RegExp;
+  readonly literal: boolean;
+  readonly capabilities: ReadonlySet<NamespaceCapability>;
+}
+
+/**
+ * Finds the rule for a namespace: an exact name wins; otherwise the matching glob with the most
+ * literal characters (the most specific one).
+ */
+function ruleFor(rules: readonly NamespaceRule[], namespace: string): NamespaceRule | undefined {
+  let best: NamespaceRule | undefined;
+  let bestScore = -1;
+  for (const rule of rules) {
+    if (rule.literal) {
+      if (rule.pattern === namespace) return rule;
+      continue;
+    }
+    if (!rule.regexp.test(namespace)) continue;
+    const score = rule.pattern.replace(/\*/g, '').length;
+    if (score > bestScore) {
+      best = rule;
+      bestScore = score;
+    }
+  }
+  return best;
+}
+
+function principalOf(token: AclTokenConfig): Principal {
+  if (token.management) {
+    return { name: token.name, management: true, allowNamespace: () => true, allowNode: () => true };
+  }
+  const rules: NamespaceRule[] = Object.entries(token.namespaces).map(([pattern, caps]) => ({
+    pattern,
+    regexp: globToRegExp(pattern),
+    literal: !pattern.includes('*'),
+    capabilities: new Set(caps),
+  }));
+  const allows = (rule: NamespaceRule | undefined, capability: NamespaceCapability): boolean =>
+    rule !== undefined && !rule.capabilities.has('deny') && rule.capabilities.has(capability);
+  return {
+    name: token.name,
+    management: false,
+    allowNamespace(namespace, capability) {
+      if (namespace === '*') return rules.some((rule) => allows(rule, capability));
+      return allows(ruleFor(rules, namespace), capability);
+    },
+    allowNode(access) {
+      if (token.node === undefined) return false;
+      return access === 'read' || token.node === 'write';
+    },
+  };
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * Builds the ACL of a server.
+ * @param config - The validated token file, or undefined for ACL off (everything allowed).
+ * @returns The ACL.
+ */
+export function createAcl(config: AclConfig | undefined): Acl {
+  if (config === undefined) {
+    return { enabled: false, resolve: () => ANONYMOUS_ALL, managementName: undefined };
+  }
+  const entries = config.tokens.map((token) => ({ secret: token.secret, principal: principalOf(token) }));
+  return {
+    enabled: true,
+    managementName: config.tokens.find((token) => token.management)?.name,
+    resolve(secret) {
+      if (secret === undefined || secret === '') return undefined;
+      return entries.find((entry) => sameSecret(entry.secret, secret))?.principal;
+    },
+  };
+}
+
+/**
+ * Extracts the secret from `X-Svc-Token` or `Authorization: Bearer <secret>`.
+ * @param headers - Request headers (lower-case names, as node gives them).
+ * @returns The secret, or undefined when neither header carries one.
+ */
+export function secretFromHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): string | undefined {
+  const first = (value: string | string[] | undefined): string | undefined =>
+    Array.isArray(value) ? value[0] : value;
+  const direct = first(headers['x-svc-token'])?.trim();
+  if (direct !== undefined && direct !== '') return direct;
+  const authorization = first(headers['authorization'])?.trim();
+  if (authorization === undefined) return undefined;
+  const match = /^bearer\s+(.+)$/i.exec(authorization);
+  return match?.[1]?.trim();
+}

@@ -1,0 +1,16 @@
+/**
+ * ACL of the scheduling service: the token file, token resolution and capability checks.
+ *
+ * @packageDocumentation
+ */
+export type { Acl, Principal } from './acl.js';
+export { ANONYMOUS_ALL, createAcl, secretFromHeaders } from './acl.js';
+export {
+  authenticate,
+  requireAllNamespace,
+  requireManagement,
+  requireNamespace,
+  requireNode,
+} from './enforce.js';
+export type { AclConfig, AclTokenConfig, NamespaceCapability, NodeAccess } from './tokens.js';
+export { AclConfigError, NAMESPACE_CAPABILITIES, loadAclFile, parseAclConfig } from './tokens.js';
