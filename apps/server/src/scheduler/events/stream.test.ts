@@ -1,0 +1,158 @@
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createEventBroker } from './broker.js';
+import { HEARTBEAT_LINE, pipeEventStream, type StreamOutput } from './stream.js';
+import { ALL_TOPICS } from './topics.js';
+import type { EventBatch } from './types.js';
+
+/** A writable that accepts `room` chunks before asking the writer to wait for `drain`. */
+function fakeOutput(room = Number.POSITIVE_INFINITY) {
+  const emitter = new EventEmitter();
+  const chunks: string[] = [];
+  let space = room;
+  const out: StreamOutput & { chunks: string[]; ended: boolean; drain(more: number): void } = {
+    chunks,
+    ended: false,
+    destroyed: false,
+    writableEnded: false,
+    write(chunk) {
+      chunks.push(chunk);
+      space -= 1;
+      return space > 0;
+    },
+    end() {
+      out.ended = true;
+      (out as { writableEnded: boolean }).writableEnded = true;
+    },
+    destroy() {
+      (out as { destroyed: boolean }).destroyed = true;
+      emitter.emit('close');
+    },
+    cork: () => undefined,
+    uncork: () => undefined,
+    once(event, listener) {
+      emitter.once(event, listener);
+    },
+    removeListener(event, listener) {
+      emitter.removeListener(event, listener);
+    },
+    drain(more) {
+      space = more;
+      emitter.emit('drain');
+    },
+  };
+  return out;
+}
+
+function batch(index: number): EventBatch {
+  return {
+    Index: index,
+    Events: [
+      {
+        Topic: 'Job',
+        Type: 'JobRegistered',
+        Key: 'j',
+        Namespace: 'default',
+        FilterKeys: null,
+        Index: index,
+        Payload: {},
+      },
+    ],
+  };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('pipeEventStream', () => {
+  it('writes a heartbeat at once, the backlog, then new batches and periodic heartbeats', () => {
+    // Arrange
+    vi.useFakeTimers();
+    const broker = createEventBroker();
+    broker.publish(batch(1));
+    const out = fakeOutput();
+    // Act
+    pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 1000,
+    });
+    broker.publish(batch(2));
+    vi.advanceTimersByTime(2500);
+    // Assert
+    expect(out.chunks[0]).toBe(HEARTBEAT_LINE);
+    expect(out.chunks.slice(1, 3).map((line) => (JSON.parse(line) as EventBatch).Index)).toEqual([1, 2]);
+    expect(out.chunks.slice(3)).toEqual([HEARTBEAT_LINE, HEARTBEAT_LINE]);
+  });
+
+  it('stops writing when write returns false and resumes on drain', () => {
+    // Arrange
+    vi.useFakeTimers();
+    const broker = createEventBroker();
+    const out = fakeOutput(2);
+    pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 100,
+    });
+    // Act: heartbeat + batch 1 fill the room; nothing else may be written
+    for (let index = 1; index <= 5; index += 1) broker.publish(batch(index));
+    vi.advanceTimersByTime(1000);
+    const whileBlocked = out.chunks.length;
+    out.drain(Number.POSITIVE_INFINITY);
+    // Assert
+    expect(whileBlocked).toBe(2);
+    expect(out.chunks.slice(1).map((line) => (JSON.parse(line) as EventBatch).Index)).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+  });
+
+  it('destroys the connection of a subscriber whose unread batches left the buffer', async () => {
+    // Arrange
+    const broker = createEventBroker({ bufferSize: 3 });
+    const out = fakeOutput(1);
+    const stream = pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 10_000,
+    });
+    // Act
+    for (let index = 1; index <= 4; index += 1) broker.publish(batch(index));
+    // Assert
+    expect(await stream.done).toBe('lagged');
+    expect(out.destroyed).toBe(true);
+    expect(out.chunks).toEqual([HEARTBEAT_LINE]);
+    expect(broker.stats().subscribers).toBe(0);
+  });
+
+  it('ends the response cleanly when the broker closes', async () => {
+    const broker = createEventBroker();
+    const out = fakeOutput();
+    const stream = pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 10_000,
+    });
+    broker.close();
+    expect(await stream.done).toBe('shutdown');
+    expect(out.ended).toBe(true);
+    expect(out.destroyed).toBe(false);
+  });
+
+  it('closes the subscription when the client goes away', async () => {
+    const broker = createEventBroker();
+    const out = fakeOutput();
+    const stream = pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 10_000,
+    });
+    out.destroy();
+    expect(await stream.done).toBe('client-closed');
+    expect(broker.stats().subscribers).toBe(0);
+  });
+
+  it('stop() ends the response and detaches', async () => {
+    const broker = createEventBroker();
+    const out = fakeOutput();
+    const stream = pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 10_000,
+    });
+    stream.stop();
+    broker.publish(batch(1));
+    expect(await stream.done).toBe('stopped');
+    expect(out.ended).toBe(true);
+    expect(out.chunks).toEqual([HEARTBEAT_LINE]);
+  });
+});

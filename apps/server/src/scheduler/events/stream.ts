@@ -1,0 +1,126 @@
+import type { EventSubscription } from './broker.js';
+
+/** The part of a writable (an HTTP response) the stream writer uses. */
+export interface StreamOutput {
+  write(chunk: string): boolean;
+  end(): unknown;
+  destroy(error?: Error): unknown;
+  cork(): void;
+  uncork(): void;
+  once(event: 'drain' | 'close', listener: () => void): unknown;
+  removeListener(event: 'drain' | 'close', listener: () => void): unknown;
+  readonly destroyed: boolean;
+  readonly writableEnded: boolean;
+}
+
+/** How an event stream ended. */
+export type StreamEnd =
+  /** The client went away. */
+  | 'client-closed'
+  /** The subscriber was too slow for the buffer and was disconnected. */
+  | 'lagged'
+  /** The broker (server) shut down; the response was ended cleanly. */
+  | 'shutdown'
+  /** {@link EventStreamHandle.stop} was called. */
+  | 'stopped';
+
+/** A running stream. */
+export interface EventStreamHandle {
+  /** Settles when the stream ends, with the reason. */
+  readonly done: Promise<StreamEnd>;
+  /** Ends the response cleanly and closes the subscription. */
+  stop(): void;
+}
+
+/** The heartbeat line: an empty JSON object. */
+export const HEARTBEAT_LINE = '{}\n';
+
+/**
+ * Pumps a subscription into `out` as newline-delimited JSON: a heartbeat `{}` at once and every
+ * `heartbeatMs`, then each batch as one line.
+ *
+ * Backpressure: when `out.write` returns false nothing more is written (heartbeats included) until
+ * `drain`. Batches stay in the broker's shared buffer meanwhile; if the unread ones leave it the
+ * subscription turns `lagged` and the connection is destroyed, so a client that stops reading
+ * costs at most one socket buffer.
+ */
+export function pipeEventStream(
+  subscription: EventSubscription,
+  out: StreamOutput,
+  options: { readonly heartbeatMs: number },
+): EventStreamHandle {
+  let draining = false;
+  let finished = false;
+  let resolveDone: (end: StreamEnd) => void = () => undefined;
+  const done = new Promise<StreamEnd>((resolve) => {
+    resolveDone = resolve;
+  });
+
+  const onDrain = (): void => {
+    draining = false;
+    pump();
+  };
+  const onClose = (): void => finish('client-closed');
+
+  const finish = (end: StreamEnd): void => {
+    if (finished) return;
+    finished = true;
+    clearInterval(timer);
+    subscription.onChange(() => undefined);
+    subscription.close();
+    out.removeListener('drain', onDrain);
+    out.removeListener('close', onClose);
+    if (end === 'lagged' || (draining && end !== 'client-closed')) out.destroy();
+    else if (end !== 'client-closed' && !out.writableEnded && !out.destroyed) out.end();
+    resolveDone(end);
+  };
+
+  const write = (chunk: string): void => {
+    if (!out.write(chunk)) {
+      draining = true;
+      out.once('drain', onDrain);
+    }
+  };
+
+  function pump(): void {
+    if (finished || draining) return;
+    if (out.destroyed) {
+      finish('client-closed');
+      return;
+    }
+    out.cork();
+    try {
+      while (!draining) {
+        const next = subscription.read();
+        if (next.kind === 'line') {
+          write(next.line);
+          continue;
+        }
+        if (next.kind === 'lagged') finish('lagged');
+        else if (next.kind === 'closed') finish('shutdown');
+        break;
+      }
+    } finally {
+      if (!out.destroyed) out.uncork();
+    }
+  }
+
+  const timer = setInterval(
+    () => {
+      if (!finished && !draining && !out.destroyed) write(HEARTBEAT_LINE);
+    },
+    Math.max(1, options.heartbeatMs),
+  );
+  timer.unref();
+
+  out.once('close', onClose);
+  subscription.onChange(() => {
+    if (subscription.state === 'lagged') finish('lagged');
+    else if (subscription.state === 'closed') finish('shutdown');
+    else pump();
+  });
+  write(HEARTBEAT_LINE);
+  pump();
+
+  return { done, stop: () => finish('stopped') };
+}
