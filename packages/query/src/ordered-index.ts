@@ -1,0 +1,244 @@
+import type { Ordering } from './ordering.js';
+
+/**
+ * Where and how to iterate an {@link OrderedIndex}.
+ * @since 0.1.0
+ */
+export interface IterateOptions {
+  /**
+   * Sort key to start at (inclusive). Forwards, iteration starts at the first key `>= from`; in
+   * reverse, at the last key `<= from`.
+   * @defaultValue the first key (or the last one in reverse)
+   */
+  readonly from?: string | undefined;
+  /**
+   * Iterate from the last key to the first.
+   * @defaultValue false
+   */
+  readonly reverse?: boolean | undefined;
+  /**
+   * Only keys that start with this string (found by binary search, not by a scan).
+   * @defaultValue every key
+   */
+  readonly prefix?: string | undefined;
+}
+
+/**
+ * A collection kept sorted by its {@link Ordering}'s keys, with lookups by id and seeks by key.
+ *
+ * @remarks
+ * Stored as a list of sorted chunks of at most 1,024 entries, so an upsert or delete costs
+ * O(log n + 1024) and a seek O(log n). Iterators survive changes made while they are suspended:
+ * after a change they seek again to the key just after (before, in reverse) the last one they
+ * yielded, so items present throughout are neither skipped nor repeated.
+ *
+ * @typeParam T - The item type.
+ * @since 0.1.0
+ */
+export interface OrderedIndex<T> {
+  /** The ordering this collection was created with. */
+  readonly ordering: Ordering<T>;
+  /** Number of items. */
+  readonly size: number;
+  /**
+   * Looks an item up by id.
+   * @param id - The item's id (see {@link Ordering.id}).
+   * @returns The item, or `undefined`.
+   */
+  get(id: string): T | undefined;
+  /**
+   * Whether an item with this id exists.
+   * @param id - The item's id.
+   * @returns `true` when it exists.
+   */
+  has(id: string): boolean;
+  /**
+   * Inserts an item or replaces the one with the same id (moving it if its key changed).
+   * @param item - The item.
+   * @returns The item it replaced, or `undefined`.
+   */
+  upsert(item: T): T | undefined;
+  /**
+   * Removes the item with this id.
+   * @param id - The item's id.
+   * @returns `true` when an item was removed.
+   */
+  delete(id: string): boolean;
+  /** Removes every item. */
+  clear(): void;
+  /**
+   * Iterates items in key order.
+   * @param options - Start key, direction and key prefix.
+   * @returns An iterator of items.
+   */
+  values(options?: IterateOptions): IterableIterator<T>;
+}
+
+interface Entry<T> {
+  readonly key: string;
+  value: T;
+}
+
+const MAX_CHUNK = 1024;
+
+/**
+ * Creates an empty {@link OrderedIndex}.
+ *
+ * @param ordering - How items are identified and sorted, and how tokens map to keys.
+ * @returns The collection.
+ * @example
+ * ```ts
+ * const allocs = createOrderedIndex(createIndexOrdering<Allocation>());
+ * allocs.upsert(alloc);
+ * const page = readPage(allocs, { perPage: 10 });
+ * ```
+ * @since 0.1.0
+ */
+export function createOrderedIndex<T>(ordering: Ordering<T>): OrderedIndex<T> {
+  const byId = new Map<string, Entry<T>>();
+  let chunks: Entry<T>[][] = [];
+  let maxes: string[] = [];
+  let version = 0;
+
+  /** First position whose key satisfies `test` (monotone false→true over the sorted keys). */
+  const firstWhere = (test: (key: string) => boolean): [number, number] => {
+    let lo = 0;
+    let hi = maxes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (test(maxes[mid] as string)) hi = mid;
+      else lo = mid + 1;
+    }
+    if (lo === chunks.length) return [lo, 0];
+    const chunk = chunks[lo] as Entry<T>[];
+    let a = 0;
+    let b = chunk.length;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (test((chunk[mid] as Entry<T>).key)) b = mid;
+      else a = mid + 1;
+    }
+    return [lo, a];
+  };
+
+  const before = (pos: [number, number]): [number, number] | undefined => {
+    const [ci, off] = pos;
+    if (off > 0) return [ci, off - 1];
+    if (ci === 0) return undefined;
+    return [ci - 1, (chunks[ci - 1] as Entry<T>[]).length - 1];
+  };
+
+  const at = (pos: [number, number]): Entry<T> | undefined => chunks[pos[0]]?.[pos[1]];
+
+  const insertEntry = (entry: Entry<T>): void => {
+    version++;
+    if (chunks.length === 0) {
+      chunks = [[entry]];
+      maxes = [entry.key];
+      return;
+    }
+    let [ci, off] = firstWhere((k) => k >= entry.key);
+    if (ci === chunks.length) {
+      ci = chunks.length - 1;
+      off = (chunks[ci] as Entry<T>[]).length;
+    }
+    const chunk = chunks[ci] as Entry<T>[];
+    chunk.splice(off, 0, entry);
+    maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
+    if (chunk.length > MAX_CHUNK) {
+      const tail = chunk.splice(chunk.length >>> 1);
+      chunks.splice(ci + 1, 0, tail);
+      maxes.splice(ci, 1, (chunk[chunk.length - 1] as Entry<T>).key, (tail[tail.length - 1] as Entry<T>).key);
+    }
+  };
+
+  const removeKey = (key: string): void => {
+    const [ci, off] = firstWhere((k) => k >= key);
+    const chunk = chunks[ci];
+    if (chunk === undefined || chunk[off]?.key !== key) return;
+    version++;
+    chunk.splice(off, 1);
+    if (chunk.length === 0) {
+      chunks.splice(ci, 1);
+      maxes.splice(ci, 1);
+    } else {
+      maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
+    }
+  };
+
+  function* iterate(options: IterateOptions): Generator<T, undefined, undefined> {
+    const { from, reverse = false, prefix } = options;
+    const inPrefix = (key: string): boolean => prefix === undefined || key.startsWith(prefix);
+    let pos: [number, number] | undefined;
+    if (!reverse) {
+      const start = prefix !== undefined && (from === undefined || from < prefix) ? prefix : from;
+      pos = start === undefined ? [0, 0] : firstWhere((k) => k >= start);
+    } else {
+      // First position past the range: after every key <= from and every key in the prefix.
+      const end = firstWhere(
+        (k) =>
+          (from !== undefined && k > from) || (prefix !== undefined && k > prefix && !k.startsWith(prefix)),
+      );
+      pos = before(end);
+    }
+    let seen = version;
+    let lastKey: string | undefined;
+    while (pos !== undefined) {
+      if (seen !== version && lastKey !== undefined) {
+        // The collection changed while suspended: seek again next to the last key yielded.
+        const last = lastKey;
+        seen = version;
+        pos = reverse ? before(firstWhere((k) => k >= last)) : firstWhere((k) => k > last);
+        if (pos === undefined) return undefined;
+      }
+      const entry = at(pos);
+      if (entry === undefined || !inPrefix(entry.key)) return undefined;
+      lastKey = entry.key;
+      pos = reverse
+        ? before(pos)
+        : pos[1] + 1 < (chunks[pos[0]] as Entry<T>[]).length
+          ? [pos[0], pos[1] + 1]
+          : [pos[0] + 1, 0];
+      yield entry.value;
+    }
+    return undefined;
+  }
+
+  return {
+    ordering,
+    get size(): number {
+      return byId.size;
+    },
+    get: (id) => byId.get(id)?.value,
+    has: (id) => byId.has(id),
+    upsert(item) {
+      const id = ordering.id(item);
+      const key = ordering.key(item);
+      const existing = byId.get(id);
+      if (existing !== undefined && existing.key === key) {
+        const previous = existing.value;
+        existing.value = item;
+        return previous;
+      }
+      if (existing !== undefined) removeKey(existing.key);
+      const entry: Entry<T> = { key, value: item };
+      byId.set(id, entry);
+      insertEntry(entry);
+      return existing?.value;
+    },
+    delete(id) {
+      const existing = byId.get(id);
+      if (existing === undefined) return false;
+      byId.delete(id);
+      removeKey(existing.key);
+      return true;
+    },
+    clear() {
+      byId.clear();
+      chunks = [];
+      maxes = [];
+      version++;
+    },
+    values: (options = {}) => iterate(options),
+  };
+}
