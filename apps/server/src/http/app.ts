@@ -145,8 +145,6 @@ function describeError(
   mapError: HttpAppOptions['mapError'],
 ): { status: number; message: string } {
   if (HttpError.is(error)) return { status: error.status, message: error.message };
-  const mapped = mapError?.(error);
-  if (mapped !== undefined) return mapped;
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
     return { status: 413, message: 'Request body is larger than the configured limit' };
@@ -157,6 +155,8 @@ function describeError(
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
     return { status: 400, message: 'Request body size did not match Content-Length' };
   }
+  const mapped = mapError?.(error);
+  if (mapped !== undefined) return mapped;
   const status = fastifyError.statusCode;
   const message = error instanceof Error ? error.message : String(error);
   if (typeof status === 'number' && status >= 400 && status < 500) return { status, message };
