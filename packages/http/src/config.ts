@@ -1,0 +1,272 @@
+import { readFileSync } from 'node:fs';
+
+import { Agent } from 'undici';
+
+import { ConfigError } from './errors.js';
+
+/**
+ * TLS settings of a transport. Files are read once, when the transport is created.
+ * @since 0.1.0
+ */
+export interface TlsOptions {
+  /**
+   * Path of a PEM file with the CA certificate(s) to trust (env `<prefix>CACERT`).
+   * @defaultValue the system's trusted CAs
+   */
+  readonly caFile?: string | undefined;
+  /**
+   * Path of the PEM client certificate for mutual TLS (env `<prefix>CLIENT_CERT`); needs `keyFile`.
+   * @defaultValue no client certificate
+   */
+  readonly certFile?: string | undefined;
+  /**
+   * Path of the PEM private key of the client certificate (env `<prefix>CLIENT_KEY`); needs `certFile`.
+   * @defaultValue no client certificate
+   */
+  readonly keyFile?: string | undefined;
+  /**
+   * Accept any server certificate (env `<prefix>SKIP_VERIFY`: `true`/`1`/`false`/`0`). For tests only.
+   * @defaultValue false
+   */
+  readonly skipVerify?: boolean | undefined;
+  /**
+   * PEM text of the CA certificate(s), instead of `caFile`.
+   * @defaultValue none
+   */
+  readonly ca?: string | undefined;
+  /**
+   * PEM text of the client certificate, instead of `certFile`.
+   * @defaultValue none
+   */
+  readonly cert?: string | undefined;
+  /**
+   * PEM text of the client key, instead of `keyFile`.
+   * @defaultValue none
+   */
+  readonly key?: string | undefined;
+}
+
+/**
+ * TLS material of a transport after its files were read: what a WebSocket or another HTTPS client
+ * needs to connect the same way.
+ * @since 0.1.0
+ */
+export interface ResolvedTls {
+  /** PEM CA certificate(s) to trust, when configured. */
+  readonly ca?: string;
+  /** PEM client certificate, when configured. */
+  readonly cert?: string;
+  /** PEM client key, when configured. */
+  readonly key?: string;
+  /** `false` when server certificates are not verified (`skipVerify`). */
+  readonly rejectUnauthorized: boolean;
+}
+
+/**
+ * The resolved configuration of a transport (options over environment over defaults).
+ *
+ * @remarks
+ * `token` is a non-enumerable property, so logging or `JSON.stringify`-ing the configuration does
+ * not print it; read it explicitly when a connection needs it (the exec WebSocket).
+ * @since 0.1.0
+ */
+export interface TransportConfig {
+  /** Base address without a trailing slash, for example `http://127.0.0.1:4646`. */
+  readonly address: string;
+  /** The token, when one is configured (non-enumerable). */
+  readonly token?: string;
+  /** Header that carries the token: `X-Svc-Token` by default, or `Authorization` (Bearer scheme). */
+  readonly tokenHeader: string;
+  /** Namespace added as `namespace` to every request that does not name one. */
+  readonly namespace?: string;
+  /** Region added as `region` to every request that does not name one. */
+  readonly region?: string;
+  /** TLS material, or `undefined` when no TLS option is set (system CAs apply to https). */
+  readonly tls?: ResolvedTls;
+  /** Headers added to every request. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** Default timeout per request in milliseconds; `0` means none. */
+  readonly timeout: number;
+}
+
+/** Options that {@link resolveConfig} reads (a subset of TransportOptions). @internal */
+export interface ConfigInput {
+  readonly address?: string | undefined;
+  readonly token?: string | undefined;
+  readonly tokenHeader?: string | undefined;
+  readonly namespace?: string | undefined;
+  readonly region?: string | undefined;
+  readonly tls?: TlsOptions | undefined;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  readonly timeout?: number | undefined;
+  readonly defaultAddress?: string | undefined;
+}
+
+/** Default address of the scheduling service. @internal */
+export const DEFAULT_ADDRESS = 'http://127.0.0.1:4646';
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * Resolves options over `<prefix>*` environment variables over defaults, reading TLS files.
+ * @internal
+ */
+export function resolveConfig(
+  input: ConfigInput,
+  env: Readonly<Record<string, string | undefined>>,
+  prefix: string,
+): TransportConfig {
+  const pick = (
+    option: string,
+    value: string | undefined,
+    variable: string,
+  ): [string | undefined, string] => {
+    if (value !== undefined) return [value, `option ${option}`];
+    const fromEnv = env[prefix + variable];
+    return fromEnv === undefined || fromEnv === '' ? [undefined, ''] : [fromEnv, prefix + variable];
+  };
+
+  const [rawAddress, addressSource] = pick('address', input.address, 'ADDR');
+  const address = parseAddress(
+    rawAddress ?? input.defaultAddress ?? DEFAULT_ADDRESS,
+    addressSource || 'option defaultAddress',
+  );
+  const [token] = pick('token', input.token, 'TOKEN');
+  const tokenHeader = input.tokenHeader ?? 'X-Svc-Token';
+  if (!HEADER_NAME.test(tokenHeader)) {
+    throw new ConfigError(
+      `The token header ${JSON.stringify(tokenHeader)} (option tokenHeader) is not a valid header name.`,
+      'option tokenHeader',
+      tokenHeader,
+    );
+  }
+  if (token !== undefined && /[\r\n\0]/.test(token)) {
+    throw new ConfigError(
+      'The token contains a line break or NUL character, which a header cannot carry.',
+      'token',
+      undefined,
+    );
+  }
+  const [namespace] = pick('namespace', input.namespace, 'NAMESPACE');
+  const [region] = pick('region', input.region, 'REGION');
+
+  const tlsIn = input.tls ?? {};
+  const [caFile, caSource] = pick('tls.caFile', tlsIn.caFile, 'CACERT');
+  const [certFile, certSource] = pick('tls.certFile', tlsIn.certFile, 'CLIENT_CERT');
+  const [keyFile, keySource] = pick('tls.keyFile', tlsIn.keyFile, 'CLIENT_KEY');
+  let skipVerify = tlsIn.skipVerify;
+  if (skipVerify === undefined) {
+    const raw = env[`${prefix}SKIP_VERIFY`];
+    if (raw !== undefined && raw !== '') skipVerify = parseBool(raw, `${prefix}SKIP_VERIFY`);
+  }
+  const ca = tlsIn.ca ?? (caFile === undefined ? undefined : readPem(caFile, caSource, 'CA certificate'));
+  const cert =
+    tlsIn.cert ?? (certFile === undefined ? undefined : readPem(certFile, certSource, 'client certificate'));
+  const key = tlsIn.key ?? (keyFile === undefined ? undefined : readPem(keyFile, keySource, 'client key'));
+  if (cert !== undefined && key === undefined) {
+    throw new ConfigError(
+      `A client certificate was given (${certSource || 'option tls.cert'}) without a client key (option tls.keyFile or ${prefix}CLIENT_KEY); mutual TLS needs both.`,
+      certSource || 'option tls.cert',
+      undefined,
+    );
+  }
+  if (key !== undefined && cert === undefined) {
+    throw new ConfigError(
+      `A client key was given (${keySource || 'option tls.key'}) without a client certificate (option tls.certFile or ${prefix}CLIENT_CERT); mutual TLS needs both.`,
+      keySource || 'option tls.key',
+      undefined,
+    );
+  }
+
+  const timeout = input.timeout ?? 0;
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout < 0) {
+    throw new ConfigError(
+      `The timeout ${String(timeout)} (option timeout) must be a non-negative number of milliseconds.`,
+      'option timeout',
+      String(timeout),
+    );
+  }
+
+  const config: Record<string, unknown> = { address, tokenHeader, headers: { ...input.headers }, timeout };
+  if (namespace !== undefined) config['namespace'] = namespace;
+  if (region !== undefined) config['region'] = region;
+  if (ca !== undefined || cert !== undefined || skipVerify !== undefined) {
+    const tls: Record<string, unknown> = { rejectUnauthorized: skipVerify !== true };
+    if (ca !== undefined) tls['ca'] = ca;
+    if (cert !== undefined) tls['cert'] = cert;
+    if (key !== undefined) tls['key'] = key;
+    config['tls'] = tls;
+  }
+  if (token !== undefined) {
+    Object.defineProperty(config, 'token', { value: token, enumerable: false });
+  }
+  return config as unknown as TransportConfig;
+}
+
+/** Creates the undici dispatcher for TLS settings. @internal */
+export function createDispatcher(tls: ResolvedTls): Agent {
+  const connect: Record<string, unknown> = { rejectUnauthorized: tls.rejectUnauthorized };
+  if (tls.ca !== undefined) connect['ca'] = tls.ca;
+  if (tls.cert !== undefined) connect['cert'] = tls.cert;
+  if (tls.key !== undefined) connect['key'] = tls.key;
+  return new Agent({ connect });
+}
+
+function parseAddress(raw: string, source: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch (cause) {
+    throw new ConfigError(
+      `The address ${JSON.stringify(raw)} (${source}) is not an http:// or https:// URL.`,
+      source,
+      raw,
+      { cause },
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      `The address ${JSON.stringify(raw)} (${source}) is not an http:// or https:// URL.`,
+      source,
+      raw,
+    );
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new ConfigError(
+      `The address ${JSON.stringify(`${url.protocol}//${url.host}${url.pathname}`)} (${source}) must not carry credentials, a query or a fragment.`,
+      source,
+      `${url.protocol}//${url.host}${url.pathname}`,
+    );
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function parseBool(raw: string, source: string): boolean {
+  const lower = raw.trim().toLowerCase();
+  if (lower === 'true' || lower === '1') return true;
+  if (lower === 'false' || lower === '0') return false;
+  throw new ConfigError(`${source} must be true, false, 1 or 0, got ${JSON.stringify(raw)}.`, source, raw);
+}
+
+function readPem(file: string, source: string, what: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (cause) {
+    const code = (cause as { code?: string }).code ?? 'error';
+    throw new ConfigError(
+      `Could not read the ${what} file ${JSON.stringify(file)} (${source}): ${code === 'ENOENT' ? 'no such file' : code}.`,
+      source,
+      file,
+      { cause },
+    );
+  }
+  if (!text.includes('-----BEGIN ')) {
+    throw new ConfigError(
+      `The ${what} file ${JSON.stringify(file)} (${source}) holds no PEM block.`,
+      source,
+      file,
+    );
+  }
+  return text;
+}

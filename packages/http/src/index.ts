@@ -1,0 +1,34 @@
+/**
+ * The HTTP transport shared by the sked service clients: fetch with tokens, TLS, namespace and
+ * region defaults, `X-Svc-*` metadata and one {@link ApiError} for every failure.
+ *
+ * Start with {@link createTransport}; see the package README for decisions and limits.
+ *
+ * @packageDocumentation
+ */
+
+// Transport
+export type {
+  ApiResponse,
+  FetchInit,
+  FetchLike,
+  ParseMode,
+  Query,
+  QueryValue,
+  RequestOptions,
+  Transport,
+  TransportDefaults,
+  TransportOptions,
+} from './transport.js';
+export { createTransport } from './transport.js';
+export type { ResolvedTls, TlsOptions, TransportConfig } from './config.js';
+
+// Metadata
+export type { QueryMeta } from './meta.js';
+
+// Errors
+export type { ApiErrorInit } from './errors.js';
+export { ApiError, ConfigError } from './errors.js';
+
+// Redaction
+export { REDACTED, redactText, redactUrl } from './redact.js';

@@ -1,0 +1,531 @@
+import { fetch as undiciFetch, type Agent } from 'undici';
+
+import {
+  type ConfigInput,
+  createDispatcher,
+  resolveConfig,
+  type TlsOptions,
+  type TransportConfig,
+} from './config.js';
+import { ApiError } from './errors.js';
+import { type QueryMeta, readMeta } from './meta.js';
+import { redactText, redactUrl } from './redact.js';
+
+/**
+ * A `fetch`-compatible function (Node's global `fetch`, undici's, or a test double).
+ * @since 0.1.0
+ */
+export type FetchLike = (input: string, init: FetchInit) => Promise<Response>;
+
+/**
+ * The init a transport passes to its fetch: a `RequestInit` plus undici's `dispatcher` (set only
+ * when TLS options are configured) and `duplex` for streamed bodies.
+ * @since 0.1.0
+ */
+export type FetchInit = Omit<RequestInit, 'dispatcher'> & { dispatcher?: unknown; duplex?: 'half' };
+
+/**
+ * One query-string value: arrays repeat the parameter; `undefined`, `null` and `false` leave it out;
+ * `true` is sent as `true`.
+ * @since 0.1.0
+ */
+export type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
+
+/**
+ * Query-string parameters of a request.
+ * @since 0.1.0
+ */
+export type Query = Readonly<Record<string, QueryValue>>;
+
+/**
+ * Options of {@link createTransport}. Every field falls back to a `SKED_*` environment variable
+ * (with {@link TransportOptions.envPrefix}), then to a default.
+ * @since 0.1.0
+ */
+export interface TransportOptions {
+  /**
+   * Base address, such as `https://sched.example:4646` (env `<prefix>ADDR`). A path is kept as a prefix.
+   * @defaultValue `defaultAddress`
+   */
+  readonly address?: string | undefined;
+  /**
+   * Token sent with every request (env `<prefix>TOKEN`).
+   * @defaultValue no token
+   */
+  readonly token?: string | undefined;
+  /**
+   * Header that carries the token: `X-Svc-Token`, `X-Secrets-Token`, `X-Mesh-Token`, or
+   * `Authorization` (sent as `Bearer <token>`).
+   * @defaultValue `"X-Svc-Token"`
+   */
+  readonly tokenHeader?: string | undefined;
+  /**
+   * Namespace added as a query parameter to requests that do not name one (env `<prefix>NAMESPACE`).
+   * @defaultValue none (the server's default namespace)
+   */
+  readonly namespace?: string | undefined;
+  /**
+   * Region added as a query parameter to requests that do not name one (env `<prefix>REGION`).
+   * @defaultValue none (the server's region)
+   */
+  readonly region?: string | undefined;
+  /**
+   * TLS: CA file, client certificate and key, skip-verify (env `<prefix>CACERT`,
+   * `<prefix>CLIENT_CERT`, `<prefix>CLIENT_KEY`, `<prefix>SKIP_VERIFY`).
+   * @defaultValue system CAs, no client certificate, verification on
+   */
+  readonly tls?: TlsOptions | undefined;
+  /**
+   * The fetch to call. When TLS options are set, the transport passes an undici `dispatcher` in
+   * the init; a custom fetch must honour it to use them.
+   * @defaultValue Node's global `fetch`, or undici's own `fetch` when TLS options need a dispatcher
+   */
+  readonly fetch?: FetchLike | undefined;
+  /**
+   * Headers added to every request.
+   * @defaultValue none
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Timeout per request in milliseconds (`0`: none). Covers the whole exchange, except for
+   * `parse: 'stream'`, where it ends once the headers arrived.
+   * @defaultValue 0
+   */
+  readonly timeout?: number | undefined;
+  /**
+   * Environment to read, or `false` to ignore the environment.
+   * @defaultValue `process.env`
+   */
+  readonly env?: Readonly<Record<string, string | undefined>> | false | undefined;
+  /**
+   * Prefix of the environment variables: `SKED_SECRETS_` reads `SKED_SECRETS_ADDR`, ...
+   * @defaultValue `"SKED_"`
+   */
+  readonly envPrefix?: string | undefined;
+  /**
+   * Address used when neither the option nor the environment gives one.
+   * @defaultValue `"http://127.0.0.1:4646"`
+   */
+  readonly defaultAddress?: string | undefined;
+  /**
+   * Receives one line per request, after it ends: method, redacted URL, status (or the error), time.
+   * @defaultValue no logging
+   */
+  readonly log?: ((line: string) => void) | undefined;
+}
+
+/**
+ * How {@link Transport.request} reads a successful answer.
+ * - `json` (default): parsed JSON, or `undefined` for an empty body;
+ * - `text`: the body as a string;
+ * - `stream`: the body as a `ReadableStream<Uint8Array>`, unread (event stream); cancel it when done.
+ * @since 0.1.0
+ */
+export type ParseMode = 'json' | 'text' | 'stream';
+
+/**
+ * One request.
+ * @since 0.1.0
+ */
+export interface RequestOptions {
+  /**
+   * HTTP method.
+   * @defaultValue `"GET"`
+   */
+  readonly method?: string | undefined;
+  /** Path after the base address, starting with `/`, such as `/v1/jobs`. */
+  readonly path: string;
+  /**
+   * Query-string parameters; `namespace` and `region` default to the transport's.
+   * @defaultValue none
+   */
+  readonly query?: Query | undefined;
+  /**
+   * Body: a string, bytes or stream is sent as is; anything else as JSON.
+   * @defaultValue no body
+   */
+  readonly body?: unknown;
+  /**
+   * Headers of this request (over the transport's).
+   * @defaultValue none
+   */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Aborts the request; the promise rejects with the signal's reason, unwrapped.
+   * @defaultValue never aborted
+   */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * Timeout of this request in milliseconds (`0`: none); rejects with a `TimeoutError` `DOMException`.
+   * @defaultValue the transport's `timeout`
+   */
+  readonly timeout?: number | undefined;
+  /**
+   * How to read a successful answer.
+   * @defaultValue `"json"`
+   */
+  readonly parse?: ParseMode | undefined;
+}
+
+/**
+ * A successful answer: the data and the metadata of its headers.
+ * @typeParam T - The data's type.
+ * @since 0.1.0
+ */
+export interface ApiResponse<T> {
+  /** The body, read according to the parse mode. */
+  readonly data: T;
+  /** Index, last contact, known leader and next token. */
+  readonly meta: QueryMeta;
+}
+
+/**
+ * Options {@link Transport.withDefaults} may change.
+ * @since 0.1.0
+ */
+export type TransportDefaults = Omit<TransportOptions, 'env' | 'envPrefix'>;
+
+/**
+ * A configured HTTP client for one service. Plain object: its methods can be destructured.
+ * @since 0.1.0
+ */
+export interface Transport {
+  /** The resolved configuration (address, token header, namespace, region, TLS material). */
+  readonly config: TransportConfig;
+  /**
+   * Sends one request.
+   * @typeParam T - The expected data type (not validated).
+   * @param options - Method, path, query, body, headers, signal, timeout, parse mode.
+   * @returns The data and its metadata.
+   * @throws {@link ApiError} for every non-2xx answer, for a network failure (status 0) and for a
+   * 2xx answer that cannot be read; the signal's reason (`AbortError`, `TimeoutError`) unwrapped.
+   */
+  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * Derives a transport with other defaults; this one is unchanged.
+   * @param defaults - Options that replace this transport's (`tls` replaces it as a whole).
+   * @returns The new transport.
+   * @throws {@link ConfigError} when a new option is invalid.
+   */
+  withDefaults(defaults: TransportDefaults): Transport;
+  /**
+   * Builds the absolute URL of a path with the default namespace and region (without the token),
+   * as a request would use it. For WebSockets, change the protocol to `ws:`/`wss:`.
+   * @param path - Path starting with `/`.
+   * @param query - Query-string parameters.
+   * @returns The URL.
+   * @throws TypeError when `path` does not start with `/`.
+   */
+  url(path: string, query?: Query): URL;
+  /**
+   * Headers that carry the token (empty without a token): for WebSocket handshakes.
+   * @returns A new record, such as `{ "X-Svc-Token": "..." }`.
+   */
+  authHeaders(): Record<string, string>;
+  /**
+   * Removes this transport's token (and token-like URL parameters) from a text or URL.
+   * @param text - Any text or URL.
+   * @returns The text with secrets replaced by `[REDACTED]`.
+   */
+  redact(text: string): string;
+}
+
+interface Setup {
+  readonly input: ConfigInput;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly prefix: string;
+  readonly fetch: FetchLike | undefined;
+  readonly log: ((line: string) => void) | undefined;
+  readonly dispatcher: Agent | undefined;
+}
+
+/**
+ * Creates a transport: the HTTP layer shared by the service clients.
+ *
+ * @remarks
+ * Every request gets the base address, `Accept: application/json`, `Accept-Encoding: gzip` (fetch
+ * decompresses), the token header, and `namespace`/`region` unless it names them. Redirects are not
+ * followed (a token must not travel to another host): a 3xx is an {@link ApiError}. Nothing is
+ * retried: a 5xx is not expected to succeed on retry.
+ *
+ * @param options - Address, token, TLS, defaults; each falls back to `SKED_*` environment variables.
+ * @returns The transport.
+ * @throws {@link ConfigError} for an address that is not an http(s) URL, an unreadable CA,
+ * certificate or key file, a certificate without its key, an invalid `SKED_SKIP_VERIFY`, a bad
+ * timeout or token header.
+ * @example
+ * ```ts
+ * const transport = createTransport({ address: 'http://127.0.0.1:4646', namespace: 'default' });
+ * const { data, meta } = await transport.request<unknown[]>({ path: '/v1/jobs', query: { per_page: 10 } });
+ * console.log(data.length, meta.index, meta.nextToken);
+ * ```
+ * @since 0.1.0
+ */
+export function createTransport(options: TransportOptions = {}): Transport {
+  const envOption = options.env;
+  const env = envOption === false ? {} : (envOption ?? process.env);
+  const input: ConfigInput = { ...options };
+  return build({
+    input,
+    env: { ...env },
+    prefix: options.envPrefix ?? 'SKED_',
+    fetch: options.fetch,
+    log: options.log,
+    dispatcher: undefined,
+  });
+}
+
+function build(setup: Setup): Transport {
+  const config = resolveConfig(setup.input, setup.env, setup.prefix);
+  const dispatcher =
+    setup.dispatcher ?? (config.tls === undefined ? undefined : createDispatcher(config.tls));
+  const secrets = [config.token];
+  const redact = (text: string): string =>
+    /^[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(text) ? redactUrl(text, secrets) : redactText(text, secrets);
+  const fetchImpl: FetchLike =
+    setup.fetch ??
+    (dispatcher === undefined ? (globalThis.fetch as FetchLike) : (undiciFetch as unknown as FetchLike));
+
+  const url = (path: string, query: Query = {}): URL => {
+    if (typeof path !== 'string' || !path.startsWith('/')) {
+      throw new TypeError(`A request path must start with "/", got ${JSON.stringify(path)}.`);
+    }
+    const target = new URL(config.address + path);
+    const params: Record<string, QueryValue> = {};
+    if (config.namespace !== undefined) params['namespace'] = config.namespace;
+    if (config.region !== undefined) params['region'] = config.region;
+    Object.assign(params, query);
+    for (const [name, value] of Object.entries(params)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (Array.isArray(value)) {
+        for (const item of value as readonly (string | number)[])
+          target.searchParams.append(name, String(item));
+      } else {
+        target.searchParams.append(name, String(value));
+      }
+    }
+    return target;
+  };
+
+  const authHeaders = (): Record<string, string> => {
+    if (config.token === undefined) return {};
+    return config.tokenHeader.toLowerCase() === 'authorization'
+      ? { [config.tokenHeader]: `Bearer ${config.token}` }
+      : { [config.tokenHeader]: config.token };
+  };
+
+  const request = async <T>(req: RequestOptions): Promise<ApiResponse<T>> => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const target = url(req.path, req.query);
+    const shownUrl = redact(target.toString());
+    const parse = req.parse ?? 'json';
+    const timeout = req.timeout ?? config.timeout;
+    const started = Date.now();
+    const log = (outcome: string): void => {
+      setup.log?.(redact(`${method} ${shownUrl} ${outcome} (${Date.now() - started} ms)`));
+    };
+
+    const headers = new Headers({ accept: 'application/json', 'accept-encoding': 'gzip' });
+    for (const [name, value] of Object.entries(config.headers)) headers.set(name, value);
+    for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
+    let body: RequestInit['body'];
+    if (req.body !== undefined) {
+      if (isRawBody(req.body)) body = req.body as RequestInit['body'];
+      else {
+        body = JSON.stringify(req.body);
+        headers.set('content-type', 'application/json');
+      }
+    }
+    for (const [name, value] of Object.entries(req.headers ?? {})) headers.set(name, value);
+
+    const timer = new AbortController();
+    let handle: ReturnType<typeof setTimeout> | undefined;
+    if (timeout > 0) {
+      handle = setTimeout(() => {
+        timer.abort(
+          new DOMException(
+            `The request ${method} ${shownUrl} timed out after ${timeout} ms.`,
+            'TimeoutError',
+          ),
+        );
+      }, timeout);
+    }
+    const signal = req.signal === undefined ? timer.signal : AbortSignal.any([req.signal, timer.signal]);
+    const stop = (): void => {
+      if (handle !== undefined) clearTimeout(handle);
+      handle = undefined;
+    };
+
+    const fail = (error: unknown): never => {
+      stop();
+      if (signal.aborted) {
+        log(`aborted: ${String((signal.reason as Error | undefined)?.name ?? 'AbortError')}`);
+        throw signal.reason;
+      }
+      const name = (error as { name?: unknown } | null)?.name;
+      if (name === 'AbortError' || name === 'TimeoutError' || ApiError.is(error)) {
+        log(`failed: ${String(name)}`);
+        throw error;
+      }
+      const reason = describeCause(error);
+      log(`failed: ${reason}`);
+      throw new ApiError({
+        status: 0,
+        method,
+        url: shownUrl,
+        message: redact(`The request ${method} ${shownUrl} failed before an answer arrived: ${reason}.`),
+        cause: error,
+      });
+    };
+
+    let response: Response;
+    try {
+      const init: FetchInit = { method, headers, signal, redirect: 'manual' };
+      if (body !== undefined) init.body = body;
+      if (body instanceof ReadableStream) init.duplex = 'half';
+      if (dispatcher !== undefined) init.dispatcher = dispatcher;
+      response = await fetchImpl(target.toString(), init);
+    } catch (error) {
+      return fail(error);
+    }
+
+    try {
+      if (response.status < 200 || response.status > 299) {
+        const text = await response.text();
+        stop();
+        const meta = readMeta(response.headers, false) as QueryMeta;
+        const { message, body: errorBody } = errorMessage(response, redact(text), method, shownUrl);
+        log(String(response.status));
+        throw new ApiError({
+          status: response.status,
+          method,
+          url: shownUrl,
+          message,
+          body: errorBody,
+          meta,
+        });
+      }
+      const meta = readMeta(response.headers, true);
+      if ('problem' in meta) {
+        stop();
+        await response.body?.cancel().catch(() => undefined);
+        log(`${response.status} unreadable`);
+        throw new ApiError({ status: response.status, method, url: shownUrl, message: meta.problem });
+      }
+      let data: unknown;
+      if (parse === 'stream') {
+        stop();
+        data = response.body;
+      } else {
+        const text = await response.text();
+        stop();
+        if (parse === 'text') data = text;
+        else if (text.trim() === '') data = undefined;
+        else {
+          try {
+            data = JSON.parse(text);
+          } catch {
+            log(`${response.status} unreadable`);
+            throw new ApiError({
+              status: response.status,
+              method,
+              url: shownUrl,
+              message: `The answer to ${method} ${shownUrl} is not valid JSON: ${JSON.stringify(redact(text.slice(0, 80)))}.`,
+              body: redact(text),
+              meta,
+            });
+          }
+        }
+      }
+      log(String(response.status));
+      return { data: data as T, meta };
+    } catch (error) {
+      return fail(error);
+    }
+  };
+
+  return {
+    config,
+    request,
+    withDefaults(defaults) {
+      const keepDispatcher = defaults.tls === undefined && !('tls' in defaults);
+      return build({
+        input: { ...setup.input, ...defaults },
+        env: setup.env,
+        prefix: setup.prefix,
+        fetch: 'fetch' in defaults ? defaults.fetch : setup.fetch,
+        log: 'log' in defaults ? defaults.log : setup.log,
+        dispatcher: keepDispatcher ? dispatcher : undefined,
+      });
+    },
+    url,
+    authHeaders,
+    redact,
+  };
+}
+
+function isRawBody(body: unknown): boolean {
+  return (
+    typeof body === 'string' ||
+    body instanceof Uint8Array ||
+    body instanceof ArrayBuffer ||
+    body instanceof ReadableStream ||
+    body instanceof Blob ||
+    body instanceof FormData ||
+    body instanceof URLSearchParams
+  );
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const pick = (value: unknown): string | undefined => {
+    if (value instanceof Error && value.message !== '') return value.message;
+    const code = (value as { code?: unknown } | null)?.code;
+    return typeof code === 'string' ? code : undefined;
+  };
+  return (pick(cause) ?? pick(error) ?? String(error)).replace(/\.$/, '');
+}
+
+function errorMessage(
+  response: Response,
+  text: string,
+  method: string,
+  url: string,
+): { message: string; body: unknown } {
+  const trimmed = text.trim();
+  const fallback = `The request ${method} ${url} failed with status ${response.status}${
+    response.statusText === '' ? '' : ` ${response.statusText}`
+  } and no message.`;
+  if (trimmed === '') return { message: fallback, body: undefined };
+  const looksJson =
+    (response.headers.get('content-type') ?? '').includes('json') ||
+    trimmed.startsWith('{') ||
+    trimmed.startsWith('[');
+  if (looksJson) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      return { message: jsonMessage(parsed) ?? fallback, body: parsed };
+    } catch {
+      // Not JSON after all: the text is the message.
+    }
+  }
+  return { message: trimmed, body: text };
+}
+
+function jsonMessage(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  if (Array.isArray(record['errors'])) {
+    const parts = record['errors']
+      .map((e) =>
+        typeof e === 'string' ? e : ((e as { message?: unknown } | null)?.message as string | undefined),
+      )
+      .filter((e): e is string => typeof e === 'string' && e !== '');
+    return parts.length === 0 ? undefined : parts.join('; ');
+  }
+  for (const field of ['message', 'error', 'Message', 'Error']) {
+    if (typeof record[field] === 'string' && record[field] !== '') return record[field];
+  }
+  return undefined;
+}
