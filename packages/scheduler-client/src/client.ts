@@ -1,0 +1,73 @@
+import { createTransport, type Transport, type TransportDefaults, type TransportOptions } from '@sked/http';
+
+import { createAllocationsApi, type AllocationsApi } from './allocations.js';
+import { createJobsApi, type JobsApi } from './jobs.js';
+import { createVolumesApi, type VolumesApi } from './volumes.js';
+
+/**
+ * Defaults a derived client applies to every request (see {@link SchedulerClient.withDefaults}).
+ * @since 0.1.0
+ */
+export type ClientDefaults = TransportDefaults;
+
+/**
+ * A client of the scheduling service: plain objects of functions grouped by resource. No method
+ * depends on `this`, so `const { list } = client.jobs` works.
+ * @since 0.1.0
+ */
+export interface SchedulerClient {
+  /** The transport every call goes through. */
+  readonly transport: Transport;
+  /** Job endpoints. */
+  readonly jobs: JobsApi;
+  /** Allocation endpoints. */
+  readonly allocations: AllocationsApi;
+  /** CSI volume endpoints. */
+  readonly volumes: VolumesApi;
+  /**
+   * Derives a client whose requests use other defaults (namespace, region, token, headers,
+   * timeout); this client is left unchanged.
+   * @param defaults - The defaults to change.
+   * @returns A new client.
+   */
+  withDefaults(defaults: ClientDefaults): SchedulerClient;
+}
+
+function isTransport(value: unknown): value is Transport {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { request?: unknown }).request === 'function' &&
+    typeof (value as { withDefaults?: unknown }).withDefaults === 'function'
+  );
+}
+
+/**
+ * Creates a client of the scheduling service.
+ *
+ * @param transportOrOptions - A transport from `@sked/http`'s `createTransport`, or the options
+ *   to create one with (address, token, namespace, region, TLS, timeout, fetch). Anything not
+ *   given comes from the `SKED_*` environment variables, then from the defaults
+ *   (`http://127.0.0.1:4646`, namespace `default`).
+ * @returns The client.
+ * @example
+ * ```ts
+ * import { createClient } from '@sked/scheduler-client';
+ *
+ * const client = createClient({ address: 'http://127.0.0.1:4646' });
+ * const { data: jobs } = await client.jobs.list({ filter: 'Status == "running"' });
+ * ```
+ * @since 0.1.0
+ */
+export function createClient(transportOrOptions: Transport | TransportOptions = {}): SchedulerClient {
+  const transport = isTransport(transportOrOptions)
+    ? transportOrOptions
+    : createTransport(transportOrOptions);
+  return {
+    transport,
+    jobs: createJobsApi(transport),
+    allocations: createAllocationsApi(transport),
+    volumes: createVolumesApi(transport),
+    withDefaults: (defaults) => createClient(transport.withDefaults(defaults)),
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * A typed client for the scheduling service's HTTP API: jobs, allocations and CSI volumes, with
+ * pagination, blocking-query watches and filters as text or as built expressions.
+ *
+ * See the package README for a walk-through.
+ *
+ * @packageDocumentation
+ */
+
+// Client
+export { createClient } from './client.js';
+export type { ClientDefaults, SchedulerClient } from './client.js';
+
+// Shared options and endpoint shapes
+export type {
+  FilterInput,
+  ListOptions,
+  ReadOptions,
+  RequestOptions,
+  Result,
+  WatchOptions,
+} from './options.js';
+export type { ListEndpoint, ReadEndpoint } from './endpoints.js';
+
+// Jobs
+export type {
+  JobAllocationsOptions,
+  JobDeploymentsOptions,
+  JobDispatchOptions,
+  JobEvaluateOptions,
+  JobInput,
+  JobListOptions,
+  JobParseOptions,
+  JobPeriodicForceResponse,
+  JobPlanOptions,
+  JobReadOptions,
+  JobRegisterOptions,
+  JobRevertOptions,
+  JobStability,
+  JobStabilityResponse,
+  JobStopOptions,
+  JobSubmissionEndpoint,
+  JobVersionsOptions,
+  JobsApi,
+} from './jobs.js';
+
+// Allocations
+export type {
+  AllocationListOptions,
+  AllocationRestartOptions,
+  AllocationSignalOptions,
+  AllocationStopOptions,
+  AllocationsApi,
+  EmptyResponse,
+} from './allocations.js';
+
+// Volumes
+export type { CsiVolumeInput, VolumeDeleteOptions, VolumeListOptions, VolumesApi } from './volumes.js';
+
+// Errors
+export { InvalidRequestError } from './errors.js';
+
+// Re-exported from @sked/http, so that one import is enough
+export { ApiError, createTransport } from '@sked/http';
+export type { QueryMeta, Transport, TransportOptions } from '@sked/http';

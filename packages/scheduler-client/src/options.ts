@@ -1,0 +1,105 @@
+import type { QueryMeta } from '@sked/http';
+import type { WatchOptions as QueryWatchOptions } from '@sked/query';
+import type { FilterInput } from './internal/filter.js';
+
+export type { FilterInput };
+
+/**
+ * What every call resolves to: the decoded body and the metadata read from the `X-Svc-*`
+ * response headers (index, last contact, known leader, next-page token).
+ * @typeParam T - The type of the response body.
+ * @since 0.1.0
+ */
+export interface Result<T> {
+  /** The decoded response body. */
+  readonly data: T;
+  /** Metadata from the response headers. */
+  readonly meta: QueryMeta;
+}
+
+/**
+ * Options every call accepts.
+ * @since 0.1.0
+ */
+export interface RequestOptions {
+  /**
+   * Target namespace. `*` on lists means every namespace the token may read.
+   * @defaultValue the transport's namespace (which defaults to `default`)
+   */
+  readonly namespace?: string;
+  /**
+   * Target region.
+   * @defaultValue the transport's region, else the region of the server that answers
+   */
+  readonly region?: string;
+  /**
+   * Aborts the request; the promise then rejects with the signal's reason.
+   * @defaultValue none
+   */
+  readonly signal?: AbortSignal;
+  /**
+   * Timeout of this request in milliseconds.
+   * @defaultValue the transport's timeout
+   */
+  readonly timeout?: number;
+  /**
+   * Extra request headers for this call.
+   * @defaultValue none
+   */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Options of every read.
+ * @since 0.1.0
+ */
+export interface ReadOptions extends RequestOptions {
+  /**
+   * Lets any server answer (possibly slightly stale, generally within 50 ms of the leader).
+   * @defaultValue false
+   */
+  readonly stale?: boolean;
+}
+
+/**
+ * Parameters every list accepts: paging, ordering and filtering.
+ * @since 0.1.0
+ */
+export interface ListOptions extends ReadOptions {
+  /**
+   * ID prefix. Cannot be combined with {@link ListOptions.filter}.
+   * @defaultValue none
+   */
+  readonly prefix?: string;
+  /**
+   * Filter expression, as text or as an expression built with `@sked/filter`. It is evaluated by
+   * the server against the whole stored object. Cannot be combined with `prefix` (or another
+   * filtering parameter): such a call throws {@link InvalidRequestError} before any request.
+   * @defaultValue none
+   */
+  readonly filter?: FilterInput;
+  /**
+   * Page size. `0` or absent: the whole list in one response.
+   * @defaultValue no paging
+   */
+  readonly perPage?: number;
+  /**
+   * Token of the page to read (the previous page's `meta.nextToken`).
+   * @defaultValue the first page
+   */
+  readonly nextToken?: string;
+  /**
+   * Reverses the order of the list.
+   * @defaultValue false
+   */
+  readonly reverse?: boolean;
+}
+
+/**
+ * Options of the `watch` helpers (blocking queries): `wait` (a duration string such as `"30s"`, or
+ * milliseconds; the server caps it at 10 minutes), the start `index`, and the retry policy
+ * (`maxRetries`, `backoffMs`, `maxBackoffMs`, `retryable`, `onError`, `random`) of `@sked/query`'s
+ * `watch`. The signal is the one of the request options.
+ * @since 0.1.0
+ */
+export type WatchOptions = Omit<QueryWatchOptions, 'signal'>;
