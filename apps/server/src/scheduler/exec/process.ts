@@ -1,0 +1,244 @@
+import { spawn as spawnChild } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import * as pty from 'node-pty';
+
+/** What an exec process reports. */
+export interface ExecProcessEvents {
+  /** Output bytes (with a tty, everything arrives on stdout). */
+  data(stream: 'stdout' | 'stderr', data: Buffer): void;
+  /** A stream has no more data. */
+  end(stream: 'stdout' | 'stderr'): void;
+  /** The process exited and every byte of its output was reported. */
+  exit(exitCode: number): void;
+}
+
+/** A running command, on pipes or on a pseudo-terminal. */
+export interface ExecProcess {
+  readonly pid: number;
+  /** Writes to stdin; false asks the writer to wait for `onDrain`. */
+  write(data: Buffer): boolean;
+  /** Calls `listener` once stdin can take more after `write` returned false. */
+  onDrain(listener: () => void): void;
+  /** Closes stdin (on a tty: sends end-of-file, ^D). */
+  endInput(): void;
+  /** Resizes the terminal (ignored without a tty). */
+  resize(width: number, height: number): void;
+  /** Stops reading output (backpressure). */
+  pause(): void;
+  /** Resumes reading output. */
+  resume(): void;
+  /** Sends SIGHUP, then SIGKILL after `graceMs`, to the whole process group. */
+  kill(graceMs?: number): void;
+}
+
+/** What to run and where. */
+export interface ExecSpawnOptions {
+  readonly command: readonly [string, ...string[]];
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly tty: boolean;
+  /** Initial terminal size. @defaultValue 80 x 24 */
+  readonly size?: { readonly width: number; readonly height: number };
+}
+
+const brand = Symbol.for('@sked/server/ExecCommandError');
+
+/** Why a command could not start: a client mistake (1008). */
+export class ExecCommandError extends Error {
+  /** Literal class name. */
+  override readonly name = 'ExecCommandError' as const;
+  /** The command's program as given. */
+  readonly program: string;
+  readonly [brand] = true;
+  /**
+   * @param program - The program that could not be started.
+   * @param message - What went wrong, a sentence.
+   */
+  constructor(program: string, message: string) {
+    super(message);
+    this.program = program;
+  }
+  /**
+   * Whether a value is an {@link ExecCommandError}.
+   * @param value - Anything.
+   * @returns True for an {@link ExecCommandError}.
+   */
+  static is(value: unknown): value is ExecCommandError {
+    return typeof value === 'object' && value !== null && brand in value;
+  }
+}
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds the program the way a shell does: a name with a slash is taken relative to `cwd`, any other
+ * is searched on the `PATH` of `env`.
+ * @returns The absolute path of the executable.
+ * @throws {@link ExecCommandError} when there is no such executable.
+ */
+export function resolveProgram(program: string, cwd: string, env: Readonly<Record<string, string>>): string {
+  if (program.includes('/')) {
+    const path = isAbsolute(program) ? program : resolve(cwd, program);
+    if (isExecutableFile(path)) return path;
+    throw new ExecCommandError(program, `command ${JSON.stringify(program)} is not an executable file`);
+  }
+  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const path = join(isAbsolute(dir) ? dir : resolve(cwd, dir), program);
+    if (isExecutableFile(path)) return path;
+  }
+  throw new ExecCommandError(program, `command ${JSON.stringify(program)} was not found on the task's PATH`);
+}
+
+/** Exit code of a process: its code, or 128 + the signal number when a signal ended it. */
+export function exitCodeOf(code: number | null, signal: NodeJS.Signals | number | null): number {
+  if (code !== null) return code;
+  if (typeof signal === 'number') return 128 + signal;
+  if (signal !== null) {
+    const number = (
+      {
+        SIGHUP: 1,
+        SIGINT: 2,
+        SIGQUIT: 3,
+        SIGKILL: 9,
+        SIGPIPE: 13,
+        SIGTERM: 15,
+      } as Record<string, number>
+    )[signal];
+    return 128 + (number ?? 0);
+  }
+  return 0;
+}
+
+function killGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function scheduleKill(pid: number, exited: () => boolean, graceMs: number): void {
+  if (exited()) return;
+  killGroup(pid, 'SIGHUP');
+  const timer = setTimeout(() => {
+    if (!exited()) killGroup(pid, 'SIGKILL');
+  }, graceMs);
+  timer.unref();
+}
+
+function spawnPipes(options: ExecSpawnOptions, program: string, events: ExecProcessEvents): ExecProcess {
+  const [, ...args] = options.command;
+  const child = spawnChild(program, args, {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+    argv0: options.command[0],
+  });
+  let exited = false;
+  child.stdin.on('error', () => undefined);
+  child.stdout.on('data', (data: Buffer) => events.data('stdout', data));
+  child.stderr.on('data', (data: Buffer) => events.data('stderr', data));
+  child.stdout.on('end', () => events.end('stdout'));
+  child.stderr.on('end', () => events.end('stderr'));
+  child.on('close', (code, signal) => {
+    exited = true;
+    events.exit(exitCodeOf(code, signal));
+  });
+  child.on('error', () => {
+    // spawn failures surface as 'close' with code -2 etc.; resolveProgram rules out the usual ones
+  });
+  return {
+    pid: child.pid ?? -1,
+    write: (data) => (child.stdin.writable ? child.stdin.write(data) : true),
+    onDrain: (listener) => {
+      child.stdin.once('drain', listener);
+    },
+    endInput: () => {
+      if (child.stdin.writable) child.stdin.end();
+    },
+    resize: () => undefined,
+    pause: () => {
+      child.stdout.pause();
+      child.stderr.pause();
+    },
+    resume: () => {
+      child.stdout.resume();
+      child.stderr.resume();
+    },
+    kill: (graceMs = 2000) => {
+      if (child.pid !== undefined) scheduleKill(child.pid, () => exited, graceMs);
+    },
+  };
+}
+
+function spawnPty(options: ExecSpawnOptions, program: string, events: ExecProcessEvents): ExecProcess {
+  const [, ...args] = options.command;
+  const term = pty.spawn(program, args, {
+    name: options.env['TERM'] ?? 'xterm-256color',
+    cols: options.size?.width ?? 80,
+    rows: options.size?.height ?? 24,
+    cwd: options.cwd,
+    env: options.env,
+    encoding: null,
+  });
+  let exited = false;
+  term.onData((data: string | Buffer) => {
+    events.data('stdout', typeof data === 'string' ? Buffer.from(data) : data);
+  });
+  term.onExit(({ exitCode, signal }) => {
+    exited = true;
+    events.end('stdout');
+    events.end('stderr');
+    events.exit(signal !== undefined && signal !== 0 && exitCode === 0 ? 128 + signal : exitCode);
+  });
+  return {
+    pid: term.pid,
+    write: (data) => {
+      if (!exited) term.write(data);
+      return true;
+    },
+    onDrain: (listener) => listener(),
+    endInput: () => {
+      if (!exited) term.write('\x04');
+    },
+    resize: (width, height) => {
+      if (!exited) term.resize(width, height);
+    },
+    pause: () => term.pause(),
+    resume: () => term.resume(),
+    kill: (graceMs = 2000) => scheduleKill(term.pid, () => exited, graceMs),
+  };
+}
+
+/**
+ * Starts a command in `cwd` with exactly `env`, on pipes or (with `tty`) on a real pseudo-terminal.
+ * @param options - Command, directory, environment, tty and initial size.
+ * @param events - Where output and the exit are reported.
+ * @returns The running process.
+ * @throws {@link ExecCommandError} when the program does not exist; an Error when the task
+ *   directory is missing (a server fault).
+ */
+export function spawnExecProcess(options: ExecSpawnOptions, events: ExecProcessEvents): ExecProcess {
+  try {
+    if (!statSync(options.cwd).isDirectory()) throw new Error('not a directory');
+  } catch {
+    throw new Error(`task directory ${JSON.stringify(options.cwd)} does not exist`);
+  }
+  const program = resolveProgram(options.command[0], options.cwd, options.env);
+  return options.tty ? spawnPty(options, program, events) : spawnPipes(options, program, events);
+}

@@ -1,0 +1,43 @@
+import websocket from '@fastify/websocket';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { serveExecSession, type ExecContext, type ExecSessionHandle, type ExecSocket } from './session.js';
+
+/** The path of the exec WebSocket. */
+export const EXEC_ROUTE = '/v1/client/allocation/:alloc_id/exec';
+
+/**
+ * Registers the exec WebSocket (`/v1/client/allocation/:alloc_id/exec`) on `app`, loading
+ * `@fastify/websocket` in an encapsulated scope unless the app already has it. Running commands are
+ * killed and their sockets closed when the app closes.
+ *
+ * @param app - The fastify instance of the scheduling service.
+ * @param ctx - ACL, allocation lookup, heartbeat and handshake settings.
+ * @returns Nothing; the route is registered when the app is ready.
+ */
+export function registerExecRoute(app: FastifyInstance, ctx: ExecContext): void {
+  const sessions = new Set<ExecSessionHandle>();
+  app.addHook('preClose', (done) => {
+    for (const session of sessions) session.stop();
+    done();
+  });
+  void app.register(async (scope) => {
+    if (!scope.hasDecorator('websocketServer')) {
+      await scope.register(websocket, { options: { maxPayload: 2 * 1024 * 1024 } });
+    }
+    scope.get(EXEC_ROUTE, { websocket: true }, (socket: unknown, request: FastifyRequest) => {
+      const params = request.params as { alloc_id?: string };
+      const session = serveExecSession(
+        socket as ExecSocket,
+        {
+          allocId: params.alloc_id ?? '',
+          query: (request.query ?? {}) as Record<string, unknown>,
+          headers: request.headers,
+          localAddress: request.socket.localAddress,
+        },
+        ctx,
+      );
+      sessions.add(session);
+      void session.done.then(() => sessions.delete(session));
+    });
+  });
+}
