@@ -207,7 +207,7 @@ export function createIndexWatch(initial = 0, options: IndexWatchOptions = {}): 
         throw new RangeError(`waitMs must be a non-negative finite number, got ${String(waitMs)}.`);
       }
       if (current > after || signal?.aborted === true) return Promise.resolve(current);
-      const deadline = now() + waitMs + random() * (waitMs / 16);
+      const deadline = Math.ceil(now() + waitMs + random() * (waitMs / 16));
       return new Promise<number>((resolve) => {
         const waiter: Waiter = { after, deadline, resolve, signal, onAbort: undefined, done: false };
         live++;

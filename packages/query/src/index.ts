@@ -17,7 +17,7 @@ export {
   namespaceIdKey,
   namespaceIdOrdering,
 } from './ordering.js';
-export type { IterateOptions, OrderedIndex } from './ordered-index.js';
+export type { IterateOptions, OrderedIndex, OrderedIndexOptions } from './ordered-index.js';
 export { createOrderedIndex } from './ordered-index.js';
 export type { ReadPageOptions, ReadPageResult } from './read-page.js';
 export { readPage } from './read-page.js';

@@ -79,13 +79,26 @@ interface Entry<T> {
   value: T;
 }
 
-const MAX_CHUNK = 1024;
+/**
+ * Options of {@link createOrderedIndex}.
+ * @since 0.1.0
+ */
+export interface OrderedIndexOptions {
+  /**
+   * Most entries per internal chunk before it splits in two (a tuning knob; tests use small values
+   * to exercise splits).
+   * @defaultValue 1024
+   */
+  readonly chunkSize?: number | undefined;
+}
 
 /**
  * Creates an empty {@link OrderedIndex}.
  *
  * @param ordering - How items are identified and sorted, and how tokens map to keys.
+ * @param options - Tuning.
  * @returns The collection.
+ * @throws RangeError when `chunkSize` is not an integer of at least 2.
  * @example
  * ```ts
  * const allocs = createOrderedIndex(createIndexOrdering<Allocation>());
@@ -94,7 +107,14 @@ const MAX_CHUNK = 1024;
  * ```
  * @since 0.1.0
  */
-export function createOrderedIndex<T>(ordering: Ordering<T>): OrderedIndex<T> {
+export function createOrderedIndex<T>(
+  ordering: Ordering<T>,
+  options: OrderedIndexOptions = {},
+): OrderedIndex<T> {
+  const MAX_CHUNK = options.chunkSize ?? 1024;
+  if (!Number.isSafeInteger(MAX_CHUNK) || MAX_CHUNK < 2) {
+    throw new RangeError(`chunkSize must be an integer of at least 2, got ${String(MAX_CHUNK)}.`);
+  }
   const byId = new Map<string, Entry<T>>();
   let chunks: Entry<T>[][] = [];
   let maxes: string[] = [];

@@ -62,7 +62,8 @@ export interface PaginateOptions {
  * @typeParam P - The caller's parameters.
  * @typeParam R - The page response type.
  * @param fetchPage - Loads one page for a cursor.
- * @param params - Parameters passed to every call of `fetchPage`, merged with the cursor.
+ * @param params - Parameters passed to every call of `fetchPage`, merged with the cursor; a
+ *   `nextToken` or `perPage` in them sets the first page and the page size.
  * @param options - Signal and page size.
  * @returns An async iterable of pages; breaking out aborts the in-flight request.
  * @throws Error when the server answers the same next token twice in a row (it would never end).
@@ -77,13 +78,13 @@ export interface PaginateOptions {
  */
 export function paginate<P extends object, R extends PageResponse<unknown>>(
   fetchPage: PageFetcher<P, R>,
-  params: P,
+  params: P & PageCursor,
   options: PaginateOptions = {},
 ): AsyncIterable<R> {
   const outer = options.signal;
   return abortable(async function* pages(signal): AsyncGenerator<R, void, undefined> {
-    const perPage = options.perPage ?? (params as { perPage?: number }).perPage;
-    let token = (params as { nextToken?: string }).nextToken;
+    const perPage = options.perPage ?? params.perPage;
+    let token = params.nextToken;
     for (;;) {
       if (signal.aborted) {
         if (stoppedByConsumer(signal, outer)) return;
@@ -116,7 +117,8 @@ export function paginate<P extends object, R extends PageResponse<unknown>>(
  * @typeParam P - The caller's parameters.
  * @typeParam T - The item type.
  * @param fetchPage - Loads one page for a cursor.
- * @param params - Parameters passed to every call of `fetchPage`, merged with the cursor.
+ * @param params - Parameters passed to every call of `fetchPage`, merged with the cursor; a
+ *   `nextToken` or `perPage` in them sets the first page and the page size.
  * @param options - Signal and page size.
  * @returns An async iterable of items; breaking out aborts the in-flight request.
  * @throws Error when the server answers the same next token twice in a row.
@@ -131,7 +133,7 @@ export function paginate<P extends object, R extends PageResponse<unknown>>(
  */
 export function paginateItems<P extends object, T>(
   fetchPage: PageFetcher<P, PageResponse<T>>,
-  params: P,
+  params: P & PageCursor,
   options: PaginateOptions = {},
 ): AsyncIterable<T> {
   const outer = options.signal;

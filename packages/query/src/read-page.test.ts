@@ -1,4 +1,7 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+
+import { compareItems, filterArb, type Item, itemArb, itemsArb } from '../test/arbitraries.js';
 import {
   createIndexOrdering,
   createOrderedIndex,
@@ -8,10 +11,7 @@ import {
   readPage,
 } from './index.js';
 
-interface Job {
-  Namespace: string;
-  ID: string;
-}
+type Job = Item;
 interface Alloc {
   CreateIndex: number;
   ID: string;
@@ -138,4 +138,90 @@ describe('readPage', () => {
       }),
     ).toThrow('boom');
   });
+});
+
+describe('properties', () => {
+  const pageAll = (
+    index: ReturnType<typeof createOrderedIndex<Item>>,
+    perPage: number,
+    options: { reverse: boolean; filter: ((i: Item) => boolean) | undefined },
+    between: (page: number) => void = () => undefined,
+  ): Item[] => {
+    const out: Item[] = [];
+    let nextToken: string | undefined;
+    for (let page = 0; page < 10_000; page++) {
+      const result = readPage(index, {
+        perPage,
+        nextToken,
+        reverse: options.reverse,
+        filter: options.filter,
+      });
+      expect(result.items.length).toBeLessThanOrEqual(perPage);
+      out.push(...result.items);
+      if (result.nextToken === undefined) return out;
+      expect(result.items).toHaveLength(perPage);
+      nextToken = result.nextToken;
+      between(page);
+    }
+    throw new Error('paging did not end');
+  };
+
+  test.prop([itemsArb(), fc.integer({ min: 1, max: 12 }), filterArb, fc.boolean()])(
+    'paging any list with any page size, filter and direction yields exactly the filtered list in order',
+    (items, perPage, filter, reverse) => {
+      // Arrange
+      const index = createOrderedIndex(namespaceIdOrdering<Item>(), { chunkSize: 4 });
+      for (const item of items) index.upsert(item);
+      // Act
+      const paged = pageAll(index, perPage, { reverse, filter });
+      // Assert
+      const expected = [...items].sort(compareItems).filter(filter ?? (() => true));
+      expect(paged).toEqual(reverse ? expected.reverse() : expected);
+    },
+  );
+
+  test.prop([
+    itemsArb(),
+    fc.array(fc.tuple(itemArb, fc.boolean()), { maxLength: 40 }),
+    fc.integer({ min: 1, max: 6 }),
+    filterArb,
+    fc.boolean(),
+  ])(
+    'items that exist throughout are never skipped or repeated when others are inserted or deleted between pages',
+    (items, changes, perPage, filter, reverse) => {
+      // Arrange: even positions stay throughout; the others may be deleted.
+      const index = createOrderedIndex(namespaceIdOrdering<Item>(), { chunkSize: 3 });
+      for (const item of items) index.upsert(item);
+      const key = (i: Item) => `${i.Namespace}\u0000${i.ID}`;
+      const stay = items.filter((_, i) => i % 2 === 0);
+      const stayKeys = new Set(stay.map(key));
+      // Act
+      const paged = pageAll(index, perPage, { reverse, filter }, (page) => {
+        for (const [item, insert] of changes.slice(page * 3, page * 3 + 3)) {
+          if (insert) {
+            if (!index.has(key(item))) index.upsert(item);
+          } else if (!stayKeys.has(key(item))) {
+            index.delete(key(item));
+          }
+        }
+      });
+      // Assert
+      const pagedKeys = paged.map(key);
+      expect(new Set(pagedKeys).size).toBe(pagedKeys.length);
+      for (const item of stay.filter(filter ?? (() => true))) {
+        expect(pagedKeys.filter((k) => k === key(item))).toHaveLength(1);
+      }
+      const sorted = [...paged].sort(compareItems);
+      expect(paged).toEqual(reverse ? sorted.reverse() : sorted);
+    },
+  );
+
+  test.prop([fc.string({ maxLength: 12 }), fc.boolean()])(
+    'a malformed token is compared as given, never an error',
+    (token, reverse) => {
+      const allocs = createOrderedIndex(createIndexOrdering<Alloc>());
+      for (let i = 1; i <= 5; i++) allocs.upsert({ CreateIndex: i, ID: `id${i}` });
+      expect(() => readPage(allocs, { perPage: 2, nextToken: token, reverse })).not.toThrow();
+    },
+  );
 });
