@@ -1,0 +1,129 @@
+/**
+ * Placement rules shared by jobs, task groups, tasks and devices: constraints, affinities, spreads.
+ *
+ * @packageDocumentation
+ */
+import Type, { type Static } from 'typebox';
+
+import { NullableArray, optionalProperties } from './internal/schema.js';
+
+const ConstraintProperties = {
+  /** Left side of the comparison: an attribute reference such as `${attr.kernel.name}` or a literal. `""` when unset. */
+  LTarget: Type.String(),
+  /** Right side of the comparison: a literal or an attribute reference. `""` when unset. */
+  RTarget: Type.String(),
+  /**
+   * Comparison operator, for example `=`, `!=`, `>`, `>=`, `<`, `<=`, `regexp`, `version`, `semver`,
+   * `set_contains`, `set_contains_any`, `distinct_hosts`, `distinct_property`, `is_set`, `is_not_set`.
+   * Canonicalization turns an empty value into `=`.
+   */
+  Operand: Type.String(),
+};
+
+/**
+ * A hard placement rule: nodes that do not satisfy it are not eligible.
+ *
+ * @see {@link ConstraintInput} for the lenient submitted form.
+ * @since 0.1.0
+ */
+export const Constraint = Type.Object(ConstraintProperties);
+/** A value matching the {@link Constraint} schema. */
+export type Constraint = Static<typeof Constraint>;
+
+/**
+ * A {@link Constraint} as submitted: every field optional.
+ *
+ * @since 0.1.0
+ */
+export const ConstraintInput = Type.Object(optionalProperties(ConstraintProperties));
+/** A value matching the {@link ConstraintInput} schema. */
+export type ConstraintInput = Static<typeof ConstraintInput>;
+
+const AffinityProperties = {
+  /** Left side of the comparison (attribute reference or literal). `""` when unset. */
+  LTarget: Type.String(),
+  /** Right side of the comparison. `""` when unset. */
+  RTarget: Type.String(),
+  /** Comparison operator, the same set as {@link Constraint}'s `Operand`. Canonicalization turns `""` into `=`. */
+  Operand: Type.String(),
+  /**
+   * How strongly matching nodes are preferred, from -100 (avoid) to 100 (prefer); 0 is not allowed by
+   * the service's own validation but is accepted here. Canonicalization turns an absent weight into 50.
+   */
+  Weight: Type.Integer({ minimum: -100, maximum: 100 }),
+};
+
+/**
+ * A soft placement preference: matching nodes score higher but others stay eligible.
+ *
+ * @since 0.1.0
+ */
+export const Affinity = Type.Object(AffinityProperties);
+/** A value matching the {@link Affinity} schema. */
+export type Affinity = Static<typeof Affinity>;
+
+/**
+ * An {@link Affinity} as submitted: every field optional.
+ *
+ * @since 0.1.0
+ */
+export const AffinityInput = Type.Object(optionalProperties(AffinityProperties));
+/** A value matching the {@link AffinityInput} schema. */
+export type AffinityInput = Static<typeof AffinityInput>;
+
+const SpreadTargetProperties = {
+  /** Attribute value this target applies to, for example `dc1`. */
+  Value: Type.String(),
+  /** Share of the allocations wanted on nodes with this value, in percent (0-100). */
+  Percent: Type.Integer({ minimum: 0, maximum: 100 }),
+};
+
+/**
+ * One target of a {@link Spread}: a value and the percentage of allocations wanted for it.
+ *
+ * @since 0.1.0
+ */
+export const SpreadTarget = Type.Object(SpreadTargetProperties);
+/** A value matching the {@link SpreadTarget} schema. */
+export type SpreadTarget = Static<typeof SpreadTarget>;
+
+/**
+ * A {@link SpreadTarget} as submitted: every field optional.
+ *
+ * @since 0.1.0
+ */
+export const SpreadTargetInput = Type.Object(optionalProperties(SpreadTargetProperties));
+/** A value matching the {@link SpreadTargetInput} schema. */
+export type SpreadTargetInput = Static<typeof SpreadTargetInput>;
+
+/**
+ * A spread: distribute allocations over the values of a node attribute.
+ *
+ * @since 0.1.0
+ */
+export const Spread = Type.Object({
+  /** Node attribute to spread over, for example `${node.datacenter}`. */
+  Attribute: Type.String(),
+  /** Relative importance of this spread, 0-100. Canonicalization turns an absent weight into 50. */
+  Weight: Type.Integer({ minimum: 0, maximum: 100 }),
+  /** Wanted distribution per value; `null` means an even spread over every value seen. */
+  SpreadTarget: NullableArray(SpreadTarget),
+});
+/** A value matching the {@link Spread} schema. */
+export type Spread = Static<typeof Spread>;
+
+/**
+ * A {@link Spread} as submitted: every field optional.
+ *
+ * @since 0.1.0
+ */
+export const SpreadInput = Type.Object({
+  /** See {@link Spread}. */
+  Attribute: Type.Optional(Type.String()),
+  /** See {@link Spread}. */
+  Weight: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  /** See {@link Spread}; absent or `null` means an even spread. */
+  SpreadTarget: Type.Optional(NullableArray(SpreadTargetInput)),
+});
+/** A value matching the {@link SpreadInput} schema. */
+export type SpreadInput = Static<typeof SpreadInput>;
