@@ -1,14 +1,197 @@
-/** Options of startServer (placeholder until the core lands). */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import {
+  AclConfigError,
+  createAcl,
+  loadAclFile,
+  parseAclConfig,
+  type AclConfig,
+} from '../scheduler/acl/index.js';
+import { ClusterError } from '../scheduler/core/errors.js';
+import { createCluster } from '../scheduler/core/cluster.js';
+import { registerEventStreamRoute } from '../scheduler/events/index.js';
+import {
+  assertExecExposureAllowed,
+  registerExecRoute,
+  type ExecAllocation,
+} from '../scheduler/exec/index.js';
+import { registerSchedulerRoutes } from '../scheduler/routes/index.js';
+import type { SchedulerCluster } from '../scheduler/routes/common.js';
+import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
+import { loadDemo } from './demo.js';
+
+/** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
+  /** Address to listen on. @defaultValue `127.0.0.1` */
   readonly bind?: string;
+  /** Port of the scheduling service API; 0 picks a free port. @defaultValue 4646 */
   readonly schedulerPort?: number;
+  /** Region this server serves. @defaultValue `global` */
   readonly region?: string;
+  /** Number of simulated client nodes. @defaultValue 3 */
   readonly nodes?: number;
+  /** Datacenter of the simulated nodes. @defaultValue `dc1` */
   readonly datacenter?: string;
+  /** Enforce ACL tokens. @defaultValue false */
   readonly acl?: boolean;
+  /** Path of the ACL token file (with `acl`). */
   readonly aclTokens?: string;
+  /** The ACL token configuration as an object (instead of `aclTokens`). */
+  readonly aclConfig?: unknown;
+  /** Register a few sample jobs of each type. @defaultValue false */
   readonly demo?: boolean;
+  /** Largest accepted request body in bytes. @defaultValue 10485760 */
   readonly maxBody?: number;
+  /** Enable the raw_exec driver. @defaultValue false */
   readonly enableRawExec?: boolean;
+  /** Event stream heartbeat interval in milliseconds. @defaultValue 10000 */
   readonly heartbeatMs?: number;
+  /** Root directory of task directories. @defaultValue a fresh temporary directory */
+  readonly dataRoot?: string;
 }
+
+/** A running server. */
+export interface RunningServer {
+  /** The scheduling service listener. */
+  readonly scheduler: {
+    /** Base address, `http://HOST:PORT`. */
+    readonly url: string;
+    /** The fastify instance (for tests and in-process use). */
+    readonly app: FastifyInstance;
+    /** The cluster behind the API. */
+    readonly cluster: SchedulerCluster;
+  };
+  /** ACL information safe to print (never a secret read from a file). */
+  readonly acl:
+    | { readonly enabled: false }
+    | {
+        readonly enabled: true;
+        /** Name of the first management token. */
+        readonly managementName: string | undefined;
+        /** Secret of a generated bootstrap token (only when no token file was given). */
+        readonly bootstrapSecret?: string;
+      };
+  /** Stops gracefully: new connections refused, blocking queries answered, streams ended. */
+  close(): Promise<void>;
+}
+
+function resolveAclConfig(options: StartServerOptions): {
+  config: AclConfig | undefined;
+  bootstrapSecret?: string;
+} {
+  if (options.aclConfig !== undefined) return { config: parseAclConfig(options.aclConfig) };
+  if (options.aclTokens !== undefined) return { config: loadAclFile(options.aclTokens) };
+  if (options.acl !== true) return { config: undefined };
+  const secret = randomUUID();
+  return {
+    config: { tokens: [{ name: 'bootstrap', secret, management: true, namespaces: {} }] },
+    bootstrapSecret: secret,
+  };
+}
+
+function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAllocation | undefined {
+  const alloc = cluster.store.allocs.get(allocId);
+  if (alloc === undefined) return undefined;
+  const group = alloc.Job?.TaskGroups.find((g) => g.Name === alloc.TaskGroup);
+  return {
+    id: alloc.ID,
+    namespace: alloc.Namespace,
+    task(name) {
+      const task = group?.Tasks.find((t) => t.Name === name);
+      if (task === undefined) return undefined;
+      const state = alloc.TaskStates?.[name]?.State;
+      return {
+        driver: task.Driver,
+        dir: cluster.taskDir(alloc.ID, name),
+        env: {
+          ...(task.Env ?? {}),
+          SKED_ALLOC_ID: alloc.ID,
+          SKED_ALLOC_NAME: alloc.Name,
+          SKED_JOB_ID: alloc.JobID,
+          SKED_NAMESPACE: alloc.Namespace,
+          SKED_TASK_NAME: name,
+          SKED_GROUP_NAME: alloc.TaskGroup,
+        },
+        ...(state === undefined ? {} : { state }),
+      };
+    },
+  };
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * Starts the sample server.
+ * @param options - Listener, cluster and ACL options.
+ * @returns The running server.
+ * @throws {@link AclConfigError} for an invalid ACL token file; the listen error for a port in use.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const region = options.region ?? 'global';
+  const host = options.bind ?? '127.0.0.1';
+  const { config, bootstrapSecret } = resolveAclConfig(options);
+  const acl = createAcl(config);
+  assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
+  const cluster = createCluster({
+    region,
+    datacenter: options.datacenter ?? 'dc1',
+    nodes: options.nodes ?? 3,
+    rawExec: options.enableRawExec ?? false,
+    ...(options.dataRoot === undefined ? {} : { dataRoot: options.dataRoot }),
+  });
+  const shutdown = new AbortController();
+  const app = createHttpApp({
+    maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+    mapError: (error) =>
+      ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
+  });
+  app.addHook('preClose', (done) => {
+    shutdown.abort();
+    done();
+  });
+  const ctx = { cluster, acl, region, shutdown: shutdown.signal };
+  registerSchedulerRoutes(app, ctx);
+  registerEventStreamRoute(app, {
+    cluster,
+    acl,
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
+  registerExecRoute(app, {
+    acl,
+    findAllocation: (allocId) => findExecAllocation(cluster, allocId),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
+  try {
+    if (options.demo === true) loadDemo(cluster);
+    await app.listen({ host, port: options.schedulerPort ?? 4646 });
+    const address = app.server.address();
+    const port =
+      typeof address === 'object' && address !== null ? address.port : (options.schedulerPort ?? 4646);
+    let closed: Promise<void> | undefined;
+    return {
+      scheduler: { url: `http://${hostForUrl(host)}:${port}`, app, cluster },
+      acl: acl.enabled
+        ? {
+            enabled: true,
+            managementName: acl.managementName,
+            ...(bootstrapSecret === undefined ? {} : { bootstrapSecret }),
+          }
+        : { enabled: false },
+      close() {
+        closed ??= (async () => {
+          await app.close();
+          await cluster.close();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await cluster.close();
+    throw error;
+  }
+}
+
+export { AclConfigError };

@@ -1,0 +1,209 @@
+// Benchmark of the scheduling service's HTTP API (run after `pnpm --filter @sked/server build`):
+//   node bench/run.mjs [--jobs 10000] [--duration 5] [--waiters 5000] [--rounds 200]
+// Every figure is printed beside its target. Throughput figures are ratios against a trivial route
+// of the same server (same fastify instance, conventions and hooks) that returns a prebuilt body
+// of the same number of bytes, measured in the same run.
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createHttpApp, sendJson } from '../dist/http/app.js';
+import { createAcl } from '../dist/scheduler/acl/index.js';
+import { createCluster } from '../dist/scheduler/core/index.js';
+import { registerSchedulerRoutes } from '../dist/scheduler/routes/index.js';
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: 'string', default: '10000' },
+    duration: { type: 'string', default: '5' },
+    waiters: { type: 'string', default: '5000' },
+    rounds: { type: 'string', default: '200' },
+    connections: { type: 'string', default: '10' },
+  },
+});
+const JOBS = Number(values.jobs);
+const DURATION = Number(values.duration);
+const WAITERS = Number(values.waiters);
+const ROUNDS = Number(values.rounds);
+const CONNECTIONS = Number(values.connections);
+const TEAMS = ['alpha', 'beta', 'gamma', 'delta'];
+const FILTER = 'Meta.team == "alpha" or Meta.team == "beta"';
+
+// --- the server -----------------------------------------------------------------------------
+const cluster = createCluster({ region: 'global', datacenter: 'dc1', nodes: 3 });
+const shutdown = new AbortController();
+const app = createHttpApp();
+app.addHook('preClose', (done) => {
+  shutdown.abort();
+  done();
+});
+registerSchedulerRoutes(app, {
+  cluster,
+  acl: createAcl(undefined),
+  region: 'global',
+  shutdown: shutdown.signal,
+});
+let trivialBody = '[]';
+app.get('/bench/trivial', (request, reply) => reply.type('application/json').send(trivialBody));
+app.get('/bench/empty', (request, reply) => sendJson(request, reply, {}));
+await app.listen({ host: '127.0.0.1', port: 0 });
+const base = `http://127.0.0.1:${app.server.address().port}`;
+
+const jobBody = (i) =>
+  JSON.stringify({
+    Job: {
+      ID: `bench-${String(i).padStart(6, '0')}`,
+      Name: `bench-${i}`,
+      Type: 'batch',
+      Datacenters: ['dc1'],
+      Meta: { team: TEAMS[i % TEAMS.length], index: String(i) },
+      TaskGroups: [
+        {
+          Name: 'g',
+          Count: 0,
+          Tasks: [
+            { Name: 't', Driver: 'mock', Config: { run_for: '1s' }, Resources: { CPU: 10, MemoryMB: 10 } },
+          ],
+        },
+      ],
+    },
+  });
+
+function run(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, pipelining: 1, ...options }, (error, result) =>
+      error ? reject(error) : resolve(result),
+    );
+  });
+}
+
+function request(method, path, body, agent) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      `${base}${path}`,
+      { method, agent, headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+const rows = [];
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+// --- 1. registrations per second ----------------------------------------------------------------
+{
+  let next = 0;
+  const started = performance.now();
+  const result = await run({
+    url: base,
+    amount: JOBS,
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/jobs',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: jobBody(next++) }),
+      },
+    ],
+  });
+  const seconds = (performance.now() - started) / 1000;
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`registration failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  const rate = JOBS / seconds;
+  trivialBody = JSON.stringify({
+    EvalID: '00000000-0000-0000-0000-000000000000',
+    EvalCreateIndex: 1,
+    JobModifyIndex: 1,
+    Warnings: '',
+    Index: 1,
+    LastContact: 0,
+    KnownLeader: true,
+  });
+  const baseline = await run({ url: `${base}/bench/trivial`, duration: DURATION });
+  rows.push([
+    'POST /v1/jobs (new job each time)',
+    `${fmt(rate)} registrations/s`,
+    `${fmt((rate / baseline.requests.average) * 100, 1)}% of trivial (${fmt(baseline.requests.average)} req/s)`,
+    'reported (no target)',
+  ]);
+}
+
+// --- 2. filtered list of 10,000 jobs --------------------------------------------------------------
+{
+  const path = `/v1/jobs?per_page=100&filter=${encodeURIComponent(FILTER)}`;
+  const probe = await request('GET', path);
+  if (probe.status !== 200) throw new Error(`list failed: ${probe.status} ${probe.body}`);
+  const items = JSON.parse(probe.body);
+  if (items.length !== 100) throw new Error(`expected 100 items, got ${items.length}`);
+  trivialBody = probe.body;
+  const list = await run({ url: `${base}${path}`, duration: DURATION });
+  const trivial = await run({ url: `${base}/bench/trivial`, duration: DURATION });
+  const ratio = list.requests.average / trivial.requests.average;
+  rows.push([
+    `GET ${path.replace(/filter=.*/, 'filter=…')} (${fmt(JOBS)} jobs, ${fmt(probe.body.length)} B)`,
+    `${fmt(list.requests.average)} req/s vs ${fmt(trivial.requests.average)} req/s trivial`,
+    `${fmt(ratio * 100, 1)}%`,
+    `>= 50% ${ratio >= 0.5 ? 'PASS' : 'FAIL'}`,
+  ]);
+}
+
+// --- 3. write -> blocking answer while thousands wait -----------------------------------------------
+async function wakeLatencies(rounds) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  const latencies = [];
+  for (let round = 0; round < rounds; round++) {
+    const index = cluster.store.jobs.watch.current;
+    const waiting = cluster.store.jobs.watch.waiting;
+    const answer = request('GET', `/v1/job/bench-000000?index=${index}&wait=1m`, undefined, agent);
+    while (cluster.store.jobs.watch.waiting <= waiting) await new Promise((r) => setImmediate(r));
+    const body = JSON.parse(jobBody(0));
+    body.Job.Meta.round = String(round) + Math.random();
+    const t0 = performance.now();
+    const write = request('POST', '/v1/job/bench-000000', JSON.stringify(body), agent);
+    const res = await answer;
+    latencies.push(performance.now() - t0);
+    await write;
+    if (res.status !== 200 || Number(res.headers['x-svc-index']) <= index)
+      throw new Error('blocking query did not see the write');
+  }
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))];
+  return { p50: pct(50), p99: pct(99) };
+}
+{
+  const quiet = await wakeLatencies(Math.min(50, ROUNDS));
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+  const volumeIndex = cluster.store.volumes.watch.current;
+  const others = [];
+  for (let i = 0; i < WAITERS; i++)
+    others.push(request('GET', `/v1/volumes?type=csi&index=${volumeIndex}&wait=10m`, undefined, agent));
+  while (cluster.store.volumes.watch.waiting < WAITERS) await new Promise((r) => setTimeout(r, 20));
+  const busy = await wakeLatencies(ROUNDS);
+  rows.push([
+    `write -> answer of a blocking GET /v1/job/:id (${fmt(WAITERS)} others waiting)`,
+    `p50 ${fmt(busy.p50, 2)} ms, p99 ${fmt(busy.p99, 2)} ms`,
+    `${fmt(busy.p99 / quiet.p99, 2)}x the p99 with no other waiter (${fmt(quiet.p99, 2)} ms)`,
+    `p99 < 50 ms ${busy.p99 < 50 ? 'PASS' : 'FAIL'}`,
+  ]);
+  shutdown.abort();
+  await Promise.all(others);
+  agent.destroy();
+}
+
+await app.close();
+await cluster.close();
+
+console.log('| Measure | Result | Ratio | Target |');
+console.log('|---|---|---|---|');
+for (const row of rows) console.log(`| ${row.join(' | ')} |`);

@@ -1,0 +1,17 @@
+/**
+ * The sked sample server: the scheduling service's HTTP API on a local listener, backed by a
+ * simulated cluster. See the README for flags and decisions.
+ *
+ * @packageDocumentation
+ */
+export type { RunningServer, StartServerOptions } from './http/server.js';
+export { AclConfigError, startServer } from './http/server.js';
+export type { CliCommand } from './http/cli.js';
+export { USAGE, parseCli } from './http/cli.js';
+export type { HttpAppOptions } from './http/app.js';
+export { createHttpApp, DEFAULT_MAX_BODY, sendJson } from './http/app.js';
+export { HttpError } from './http/errors.js';
+export type { Acl, AclConfig, Principal } from './scheduler/acl/index.js';
+export { createAcl, loadAclFile, parseAclConfig } from './scheduler/acl/index.js';
+export type { SchedulerCluster, SchedulerRouteContext } from './scheduler/routes/index.js';
+export { registerSchedulerRoutes } from './scheduler/routes/index.js';

@@ -1,0 +1,98 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { formatProblems, validate } from '@sked/model';
+import type { Static, TSchema } from 'typebox';
+import type { Query } from '../../http/conventions.js';
+import { checkRegion, readNamespace } from '../../http/conventions.js';
+import { badRequest } from '../../http/errors.js';
+import type { Acl } from '../acl/index.js';
+import type { Cluster } from '../core/cluster.js';
+
+/** What the scheduler routes need from the server. */
+export interface SchedulerRouteContext {
+  /** The cluster's state and write operations. */
+  readonly cluster: SchedulerCluster;
+  /** The ACL (disabled: everything allowed). */
+  readonly acl: Acl;
+  /** The region this server serves. */
+  readonly region: string;
+  /** Aborted when the server shuts down. */
+  readonly shutdown: AbortSignal;
+}
+
+/** The core's cluster, as the routes use it (store plus write operations). */
+export type SchedulerCluster = Cluster;
+
+/**
+ * The common start of every handler: the region check, then the namespace.
+ * @param ctx - Route context.
+ * @param request - The request.
+ * @returns The query and the namespace.
+ * @throws 400 `No path to region "<name>"`.
+ */
+export function begin(
+  ctx: SchedulerRouteContext,
+  request: FastifyRequest,
+): { query: Query; namespace: string } {
+  const query = (request.query ?? {}) as Query;
+  checkRegion(query, ctx.region);
+  return { query, namespace: readNamespace(query) };
+}
+
+/**
+ * Validates a JSON body against a schema of `@sked/model`.
+ * @param schema - The schema.
+ * @param body - The parsed body (undefined when empty).
+ * @returns The typed value.
+ * @throws 400 naming each field that does not match.
+ */
+export function validateBody<S extends TSchema>(schema: S, body: unknown): Static<S> {
+  if (body === undefined || body === null)
+    throw badRequest('Request body is empty; a JSON object is required');
+  const result = validate(schema, body);
+  if (!result.ok) throw badRequest(formatProblems(result.problems));
+  return result.value as Static<S>;
+}
+
+/**
+ * Sets `X-Svc-NextToken` when another page follows.
+ * @param reply - The reply.
+ * @param nextToken - The token of the first item of the next page, if any.
+ */
+export function setNextToken(reply: FastifyReply, nextToken: string | undefined): void {
+  if (nextToken !== undefined && nextToken !== '') reply.header('X-Svc-NextToken', nextToken);
+}
+
+/**
+ * Sets `X-Svc-Index` after a write (the index the write committed at).
+ * @param reply - The reply.
+ * @param index - The store index after the write.
+ */
+export function setWriteIndex(reply: FastifyReply, index: number): void {
+  reply.header('X-Svc-Index', String(Math.max(1, index)));
+}
+
+/**
+ * Pages through a plain array already in order, with tokens from `token` (used where the table's
+ * own order is not the listing order, e.g. allocations by ID prefix).
+ * @param items - The matching items, sorted by token.
+ * @param token - Token of an item.
+ * @param options - per_page, next_token, reverse.
+ * @returns The page and the next token.
+ */
+export function pageArray<T>(
+  items: readonly T[],
+  token: (item: T) => string,
+  options: { perPage: number; nextToken: string | undefined; reverse: boolean },
+): { items: T[]; nextToken?: string } {
+  const ordered = options.reverse ? [...items].reverse() : [...items];
+  let start = 0;
+  if (options.nextToken !== undefined && options.nextToken !== '') {
+    const seek = options.nextToken;
+    start = ordered.findIndex((item) => (options.reverse ? token(item) <= seek : token(item) >= seek));
+    if (start < 0) start = ordered.length;
+  }
+  if (options.perPage <= 0) return { items: ordered.slice(start) };
+  const page = ordered.slice(start, start + options.perPage);
+  const next = ordered[start + options.perPage];
+  return next === undefined ? { items: page } : { items: page, nextToken: token(next) };
+}

@@ -1,0 +1,30 @@
+/**
+ * The HTTP endpoints of the scheduling service: jobs (document 1), allocations and volumes
+ * (document 2).
+ *
+ * @packageDocumentation
+ */
+import type { FastifyInstance } from 'fastify';
+import { registerAllocationRoutes } from './allocations.js';
+import type { SchedulerRouteContext } from './common.js';
+import { registerJobReadRoutes } from './job-reads.js';
+import { registerJobWriteRoutes } from './job-writes.js';
+import { registerVolumeRoutes } from './volumes.js';
+
+export type { SchedulerCluster, SchedulerRouteContext } from './common.js';
+export { allocListItem } from './allocations.js';
+export { jobListItem } from './job-reads.js';
+export { MAX_DISPATCH_PAYLOAD } from './job-writes.js';
+export { volumeListItem } from './volumes.js';
+
+/**
+ * Registers every job, allocation (but exec) and volume endpoint.
+ * @param app - The fastify instance built by `createHttpApp`.
+ * @param ctx - Cluster, ACL, region and shutdown signal.
+ */
+export function registerSchedulerRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
+  registerJobReadRoutes(app, ctx);
+  registerJobWriteRoutes(app, ctx);
+  registerAllocationRoutes(app, ctx);
+  registerVolumeRoutes(app, ctx);
+}

@@ -1,0 +1,242 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  JobDispatchRequest,
+  JobEvaluateRequest,
+  JobParseRequest,
+  JobPlanRequest,
+  JobRegisterRequest,
+  JobRevertRequest,
+  JobStabilityRequest,
+} from '@sked/model';
+import { sendJson } from '../../http/app.js';
+import { queryBool, queryString, queryUint } from '../../http/conventions.js';
+import { badRequest } from '../../http/errors.js';
+import { authenticate, requireNamespace } from '../acl/index.js';
+import { begin, setWriteIndex, validateBody, type SchedulerRouteContext } from './common.js';
+
+type Params = { job_id: string };
+
+/** Largest decoded dispatch payload (spec document 1, Limits). */
+export const MAX_DISPATCH_PAYLOAD = 16_384;
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function jobNamespace(job: { Namespace?: string | undefined }, queryNamespace: string): string {
+  const ns = job.Namespace;
+  return ns === undefined || ns === '' ? queryNamespace : ns;
+}
+
+/**
+ * Registers the job write endpoints of document 1 (create, update, parse, plan, dispatch, revert,
+ * stable, evaluate, periodic force, stop).
+ * @param app - The fastify instance.
+ * @param ctx - Route context.
+ */
+export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
+  const { cluster } = ctx;
+  const store = cluster.store;
+
+  const checkJobRegion = (job: { Region?: string | undefined }): void => {
+    if (job.Region !== undefined && job.Region !== '' && job.Region !== ctx.region) {
+      throw badRequest(`No path to region ${JSON.stringify(job.Region)}`);
+    }
+  };
+
+  const register = (
+    request: FastifyRequest<{ Params: Partial<Params> }>,
+    reply: FastifyReply,
+  ): FastifyReply => {
+    const { namespace: queryNamespace } = begin(ctx, request);
+    authenticate(ctx.acl, request);
+    const body = validateBody(JobRegisterRequest, request.body);
+    const job = body.Job;
+    const pathId = request.params.job_id;
+    if (pathId !== undefined && job.ID !== pathId) {
+      throw badRequest(
+        `Job ID ${JSON.stringify(job.ID)} does not match the job ID in the path ${JSON.stringify(pathId)}`,
+      );
+    }
+    checkJobRegion(job);
+    const namespace = jobNamespace(job, queryNamespace);
+    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
+    const result = cluster.registerJob({
+      job: { ...job, Namespace: namespace },
+      enforceIndex: body.EnforceIndex ?? false,
+      jobModifyIndex: body.JobModifyIndex ?? 0,
+      evalPriority: body.EvalPriority ?? 0,
+      policyOverride: body.PolicyOverride ?? false,
+      preserveCounts: body.PreserveCounts ?? false,
+      ...(body.Submission === undefined || body.Submission === null ? {} : { submission: body.Submission }),
+    });
+    setWriteIndex(reply, store.index);
+    return sendJson(request, reply, { ...result, KnownLeader: true, LastContact: 0, Warnings: '' });
+  };
+  app.post('/v1/jobs', register);
+  app.put('/v1/jobs', register);
+  app.post('/v1/job/:job_id', register);
+  app.put('/v1/job/:job_id', register);
+
+  const parse = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
+    const { namespace } = begin(ctx, request);
+    requireNamespace(ctx.acl, request, namespace, 'parse-job', 'submit-job');
+    const body = validateBody(JobParseRequest, request.body);
+    const job = await cluster.parseJob({
+      hcl: body.JobHCL,
+      canonicalize: body.Canonicalize ?? false,
+      variables: body.Variables ?? '',
+      variableFlags: body.VariableFlags ?? {},
+      hclV1: body.HCLv1 ?? false,
+      namespace,
+    });
+    return sendJson(request, reply, job);
+  };
+  app.post('/v1/jobs/parse', parse);
+  app.put('/v1/jobs/parse', parse);
+
+  const plan = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+    const { namespace: queryNamespace } = begin(ctx, request);
+    authenticate(ctx.acl, request);
+    const body = validateBody(JobPlanRequest, request.body);
+    const job = body.Job;
+    if (job.ID !== request.params.job_id) {
+      throw badRequest(
+        `Job ID ${JSON.stringify(job.ID)} does not match the job ID in the path ${JSON.stringify(request.params.job_id)}`,
+      );
+    }
+    checkJobRegion(job);
+    const namespace = jobNamespace(job, queryNamespace);
+    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
+    const result = cluster.planJob({
+      job: { ...job, Namespace: namespace },
+      diff: body.Diff ?? false,
+      policyOverride: body.PolicyOverride ?? false,
+    });
+    return sendJson(request, reply, result);
+  };
+  app.post('/v1/job/:job_id/plan', plan);
+  app.put('/v1/job/:job_id/plan', plan);
+
+  const dispatch = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+    const { query, namespace } = begin(ctx, request);
+    requireNamespace(ctx.acl, request, namespace, 'dispatch-job');
+    const body = validateBody(JobDispatchRequest, request.body ?? {});
+    const payload = body.Payload ?? '';
+    if (payload !== '') {
+      if (!BASE64.test(payload)) throw badRequest('Payload must be base64-encoded');
+      const size = Buffer.from(payload, 'base64').length;
+      if (size > MAX_DISPATCH_PAYLOAD) {
+        throw badRequest(`Payload exceeds maximum size; ${size} > ${MAX_DISPATCH_PAYLOAD}`);
+      }
+    }
+    const result = cluster.dispatchJob({
+      namespace,
+      id: request.params.job_id,
+      payload,
+      meta: body.Meta ?? {},
+      idPrefixTemplate: body.IdPrefixTemplate ?? '',
+      idempotencyToken:
+        queryString(query, 'IdempotencyToken') ?? queryString(query, 'idempotency_token') ?? '',
+    });
+    setWriteIndex(reply, store.index);
+    return sendJson(request, reply, result);
+  };
+  app.post('/v1/job/:job_id/dispatch', dispatch);
+  app.put('/v1/job/:job_id/dispatch', dispatch);
+
+  const checkBodyJobId = (bodyId: string, pathId: string): void => {
+    if (bodyId !== pathId) {
+      throw badRequest(
+        `JobID ${JSON.stringify(bodyId)} does not match the job ID in the path ${JSON.stringify(pathId)}`,
+      );
+    }
+  };
+
+  const revert = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+    const { namespace } = begin(ctx, request);
+    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const body = validateBody(JobRevertRequest, request.body);
+    checkBodyJobId(body.JobID, request.params.job_id);
+    const result = cluster.revertJob({
+      namespace,
+      id: body.JobID,
+      version: body.JobVersion ?? 0,
+      ...(body.EnforcePriorVersion === undefined || body.EnforcePriorVersion === null
+        ? {}
+        : { enforcePriorVersion: body.EnforcePriorVersion }),
+    });
+    setWriteIndex(reply, store.index);
+    return sendJson(request, reply, result);
+  };
+  app.post('/v1/job/:job_id/revert', revert);
+  app.put('/v1/job/:job_id/revert', revert);
+
+  const stable = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+    const { namespace } = begin(ctx, request);
+    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const body = validateBody(JobStabilityRequest, request.body);
+    checkBodyJobId(body.JobID, request.params.job_id);
+    const result = cluster.setJobStability({
+      namespace,
+      id: body.JobID,
+      version: body.JobVersion ?? 0,
+      stable: body.Stable ?? false,
+    });
+    setWriteIndex(reply, store.index);
+    return sendJson(request, reply, result);
+  };
+  app.post('/v1/job/:job_id/stable', stable);
+  app.put('/v1/job/:job_id/stable', stable);
+
+  const evaluate = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+    const { namespace } = begin(ctx, request);
+    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const body =
+      request.body === undefined
+        ? { JobID: request.params.job_id }
+        : validateBody(JobEvaluateRequest, request.body);
+    checkBodyJobId(body.JobID, request.params.job_id);
+    const result = cluster.evaluateJob({
+      namespace,
+      id: body.JobID,
+      forceReschedule: body.EvalOptions?.ForceReschedule ?? false,
+    });
+    setWriteIndex(reply, store.index);
+    return sendJson(request, reply, result);
+  };
+  app.post('/v1/job/:job_id/evaluate', evaluate);
+  app.put('/v1/job/:job_id/evaluate', evaluate);
+
+  const force = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+    const { namespace } = begin(ctx, request);
+    requireNamespace(ctx.acl, request, namespace, 'dispatch-job', 'submit-job');
+    const result = cluster.forcePeriodic({ namespace, id: request.params.job_id });
+    setWriteIndex(reply, store.index);
+    return sendJson(request, reply, result);
+  };
+  app.post('/v1/job/:job_id/periodic/force', force);
+  app.put('/v1/job/:job_id/periodic/force', force);
+
+  app.delete('/v1/job/:job_id', (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
+    const { query, namespace } = begin(ctx, request);
+    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const purge = queryBool(query, 'purge', false);
+    const global = queryBool(query, 'global', false);
+    const noShutdownDelay = queryBool(query, 'no_shutdown_delay', false);
+    const evalPriority = queryUint(query, 'eval_priority', 0);
+    if (evalPriority > 100) {
+      throw badRequest(`eval_priority must be between 1 and 100, not ${evalPriority}`);
+    }
+    const result = cluster.deregisterJob({
+      namespace,
+      id: request.params.job_id,
+      purge,
+      global,
+      evalPriority,
+      noShutdownDelay,
+    });
+    setWriteIndex(reply, store.index);
+    return sendJson(request, reply, result);
+  });
+}

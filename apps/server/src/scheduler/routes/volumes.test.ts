@@ -1,0 +1,112 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../../test/server.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startTestServer();
+  for (const [id, plugin] of [
+    ['vol-a', 'aws-ebs'],
+    ['vol-b', 'aws-ebs'],
+    ['vol-c', 'gce-pd'],
+  ] as const) {
+    const res = await t.request('PUT', `/v1/volume/csi/${id}`, {
+      body: {
+        Volumes: [
+          {
+            ID: id,
+            Name: id,
+            PluginID: plugin,
+            AccessMode: 'multi-node-single-writer',
+            AttachmentMode: 'file-system',
+          },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+  }
+});
+
+describe('volumes', () => {
+  it('lists csi volumes without the single-read fields', async () => {
+    const res = await t.request('GET', '/v1/volumes?type=csi');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['x-svc-knownleader']).toBe('true');
+    const list = res.json() as Record<string, unknown>[];
+    expect(list.map((v) => v['ID'])).toEqual(['vol-a', 'vol-b', 'vol-c']);
+    for (const field of ['Allocations', 'ReadAllocs', 'WriteAllocs', 'Version'])
+      expect(list[0]).not.toHaveProperty(field);
+    expect(list[0]).toMatchObject({ Name: 'vol-a', PluginID: 'aws-ebs', Namespace: 'default' });
+  });
+
+  it('answers an empty list without type and 400 for another type', async () => {
+    expect((await t.request('GET', '/v1/volumes')).json()).toEqual([]);
+    const host = await t.request('GET', '/v1/volumes?type=host');
+    expect([host.statusCode, host.body]).toEqual([400, 'Unsupported volume type "host"']);
+  });
+
+  it('filters by plugin, prefix and filter, and pages', async () => {
+    const byPlugin = (await t.request('GET', '/v1/volumes?type=csi&plugin_id=aws')).json() as {
+      ID: string;
+    }[];
+    expect(byPlugin.map((v) => v.ID)).toEqual(['vol-a', 'vol-b']);
+    const byPrefix = (await t.request('GET', '/v1/volumes?type=csi&prefix=vol-c')).json() as { ID: string }[];
+    expect(byPrefix.map((v) => v.ID)).toEqual(['vol-c']);
+    const filtered = (
+      await t.request('GET', `/v1/volumes?type=csi&filter=${encodeURIComponent('PluginID == "gce-pd"')}`)
+    ).json() as { ID: string }[];
+    expect(filtered.map((v) => v.ID)).toEqual(['vol-c']);
+    const page = await t.request('GET', '/v1/volumes?type=csi&per_page=2');
+    expect(page.headers['x-svc-nexttoken']).toBe('default.vol-c');
+    const both = await t.request('GET', '/v1/volumes?type=csi&plugin_id=aws&filter=ID%20%3D%3D%20%22x%22');
+    expect([both.statusCode, both.body]).toEqual([
+      400,
+      'Filter expression cannot be used with other filter parameters',
+    ]);
+    const oddNode = await t.request('GET', '/v1/volumes?type=csi&node_id=abc');
+    expect([oddNode.statusCode, oddNode.body]).toEqual([
+      400,
+      'Invalid node_id "abc": a hex prefix must have an even number of characters',
+    ]);
+  });
+
+  it('reads one volume with its allocations', async () => {
+    const res = await t.request('GET', '/v1/volume/csi/vol-a');
+    expect(res.statusCode).toBe(200);
+    const volume = res.json();
+    expect(volume).toMatchObject({ ID: 'vol-a', ReadAllocs: {}, WriteAllocs: {}, Allocations: [] });
+    expect(volume).toHaveProperty('Version');
+    const missing = await t.request('GET', '/v1/volume/csi/nope');
+    expect([missing.statusCode, missing.body]).toEqual([404, 'volume not found']);
+  });
+
+  it('refuses to register an existing volume, storing nothing', async () => {
+    const before = t.index();
+    const res = await t.request('PUT', '/v1/volume/csi/vol-a', {
+      body: { Volumes: [{ ID: 'vol-a', PluginID: 'x' }] },
+    });
+    expect([res.statusCode, res.body]).toEqual([400, 'volume "vol-a" already exists']);
+    expect(t.index()).toBe(before);
+  });
+
+  it('detaches and deregisters', async () => {
+    const detachNoNode = await t.request('DELETE', '/v1/volume/csi/vol-b/detach');
+    expect([detachNoNode.statusCode, detachNoNode.body]).toEqual([
+      400,
+      'The "node" query parameter is required',
+    ]);
+    const node = (t.server.scheduler.cluster.store.nodes.items.values({}).next().value as { ID: string }).ID;
+    const detach = await t.request('DELETE', `/v1/volume/csi/vol-b/detach?node=${node}`);
+    expect(detach.statusCode, detach.body).toBe(200);
+    const del = await t.request('DELETE', '/v1/volume/csi/vol-b');
+    expect(del.statusCode, del.body).toBe(200);
+    expect((await t.request('GET', '/v1/volume/csi/vol-b')).statusCode).toBe(404);
+    const again = await t.request('DELETE', '/v1/volume/csi/vol-b');
+    expect([again.statusCode, again.body]).toEqual([404, 'volume not found']);
+  });
+
+  it('answers 405 for POST on a volume', async () => {
+    const res = await t.request('POST', '/v1/volume/csi/vol-a', { body: {} });
+    expect([res.statusCode, res.body]).toEqual([405, 'Invalid method']);
+  });
+});

@@ -1,0 +1,105 @@
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll } from 'vitest';
+import { startServer, type RunningServer, type StartServerOptions } from '../src/http/server.js';
+
+/** A started server plus shorthands for requests through fastify's inject. */
+export interface TestServer {
+  readonly server: RunningServer;
+  /** Sends a request in-process (no socket). */
+  request(
+    method: NonNullable<InjectOptions['method']>,
+    url: string,
+    options?: { body?: unknown; raw?: string; headers?: Record<string, string>; token?: string },
+  ): Promise<LightMyRequestResponse>;
+  /**
+   * A fingerprint of what users write: table sizes, the sum of every job's JobModifyIndex and
+   * Stable flags, every volume's ModifyIndex. Background progress (task states, job status,
+   * summaries) does not change it; a stored write does.
+   */
+  index(): string;
+}
+
+const started: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(started.splice(0).map((server) => server.close()));
+});
+
+/**
+ * Starts a server on 127.0.0.1 with a free port; it is closed after the test file.
+ * @param options - Extra options.
+ * @returns The test server.
+ */
+export async function startTestServer(options: StartServerOptions = {}): Promise<TestServer> {
+  const server = await startServer({ schedulerPort: 0, nodes: 3, ...options });
+  started.push(server);
+  const { app, cluster } = server.scheduler;
+  return {
+    server,
+    index: () => {
+      const { store } = cluster;
+      const sizes = [store.jobs, store.jobVersions, store.submissions, store.volumes, store.deployments]
+        .map((table) => table.size)
+        .join(',');
+      let jobs = 0;
+      for (const job of store.jobs.items.values({})) jobs += job.JobModifyIndex + (job.Stable ? 0.5 : 0);
+      let volumes = 0;
+      for (const volume of store.volumes.items.values({})) volumes += volume.ModifyIndex;
+      const userEvals = [...store.evals.items.values({})].filter(
+        (e) =>
+          e.TriggeredBy !== 'queued-allocs' &&
+          e.TriggeredBy !== 'deployment-watcher' &&
+          e.TriggeredBy !== 'alloc-failure' &&
+          e.TriggeredBy !== 'node-update',
+      ).length;
+      return `${sizes}|${jobs}|${volumes}|${userEvals}`;
+    },
+    request(method, url, { body, raw, headers = {}, token } = {}) {
+      const allHeaders: Record<string, string> = { ...headers };
+      if (token !== undefined) allHeaders['x-svc-token'] = token;
+      const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
+      if (payload !== undefined && allHeaders['content-type'] === undefined) {
+        allHeaders['content-type'] = 'application/json';
+      }
+      return app.inject({
+        method,
+        url,
+        headers: allHeaders,
+        ...(payload === undefined ? {} : { payload }),
+      });
+    },
+  };
+}
+
+/** A minimal job input (lenient: only what the service needs), running on the mock driver. */
+export function jobInput(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    ID: id,
+    Name: id,
+    Type: 'service',
+    Datacenters: ['dc1'],
+    TaskGroups: [
+      {
+        Name: 'g',
+        Count: 1,
+        Tasks: [
+          { Name: 't', Driver: 'mock', Config: { run_for: '1h' }, Resources: { CPU: 100, MemoryMB: 64 } },
+        ],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+/** Waits until `check` returns a value that is not undefined (polling every 20 ms). */
+export async function eventually<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
