@@ -1,0 +1,71 @@
+/** A timer handle of a {@link Clock}. */
+export interface TimerHandle {
+  /** Cancels the timer (no effect when it already fired). */
+  cancel(): void;
+}
+
+/** Time as the core sees it: injectable so tests are fast and deterministic. */
+export interface Clock {
+  /** Current time in milliseconds since the Unix epoch (may be fractional). */
+  now(): number;
+  /** Runs `fn` after `ms` milliseconds. */
+  setTimeout(fn: () => void, ms: number): TimerHandle;
+}
+
+/** The real clock (Date.now and setTimeout; timers are unref'd so they never keep the process alive). */
+export function systemClock(): Clock {
+  return {
+    now: () => Date.now(),
+    setTimeout(fn, ms) {
+      const t = setTimeout(fn, Math.max(0, ms));
+      t.unref?.();
+      return { cancel: () => clearTimeout(t) };
+    },
+  };
+}
+
+/** A manual clock for tests: time moves only through {@link ManualClock.advance}. */
+export interface ManualClock extends Clock {
+  /** Moves time forward by `ms`, running every timer that falls due, in time order. */
+  advance(ms: number): void;
+  /** Number of timers still pending. */
+  pending(): number;
+}
+
+/**
+ * Creates a manual clock starting at `start` ms.
+ * @param start - Initial time in ms since the epoch.
+ * @returns the clock.
+ */
+export function manualClock(start = 1_700_000_000_000): ManualClock {
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { at: number; seq: number; fn: () => void }>();
+  return {
+    now: () => now,
+    setTimeout(fn, ms) {
+      const id = ++seq;
+      timers.set(id, { at: now + Math.max(0, ms), seq: id, fn });
+      return { cancel: () => void timers.delete(id) };
+    },
+    advance(ms) {
+      const end = now + ms;
+      for (;;) {
+        let next: { at: number; seq: number; fn: () => void } | undefined;
+        let nextId = 0;
+        for (const [id, t] of timers) {
+          if (t.at <= end && (!next || t.at < next.at || (t.at === next.at && t.seq < next.seq))) {
+            next = t;
+            nextId = id;
+          }
+        }
+        if (!next) break;
+        timers.delete(nextId);
+        now = Math.max(now, next.at);
+        next.fn();
+      }
+      now = end;
+    },
+    pending: () => timers.size,
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * The scheduler core of the sample server: state store, write operations, scheduler, simulated
+ * nodes and clients, task drivers and the HCL2 job parser. See ./README.md.
+ *
+ * @packageDocumentation
+ */
+
+export type { Cluster, ClusterOptions, ClusterTiming, PlanResponse, RegisterResponse } from './cluster.js';
+export { createCluster } from './cluster.js';
+export { ClusterError } from './errors.js';
+export type { Clock, ManualClock, TimerHandle } from './clock.js';
+export { manualClock, systemClock } from './clock.js';
+export type { Store, Table, TableName, TableTypes, Txn } from './store.js';
+export { jobKey, versionKey } from './store.js';
+export type { DriverTaskEvent, TaskDriver, TaskHandle, TaskSink, TaskStartSpec } from './drivers/driver.js';
+export { normalizeSignal, SIGNAL_NUMBERS } from './drivers/driver.js';
+export type { MockConfig } from './drivers/mock.js';
+export { createMockDriver } from './drivers/mock.js';
+export type { FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff } from './diff.js';
+export { diffJobs } from './diff.js';
+export type { ParseJobInput } from './hcl.js';
+export { parseJobHcl } from './hcl.js';
+export { checkConstraint, compareVersions, parseVersion, versionMatches } from './constraints.js';
+export { canonicalize } from './defaults.js';
+export { parseDuration, formatDuration } from './internal/duration.js';
+export type * from './types.js';

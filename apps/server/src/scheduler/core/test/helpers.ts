@@ -1,0 +1,82 @@
+import { createCluster, type Cluster, type ClusterOptions } from '../cluster.js';
+import { manualClock, type ManualClock } from '../clock.js';
+import type { EventBatch } from '../types.js';
+
+/** A cluster on a manual clock with a seeded random source, recording every event batch. */
+export interface TestCluster {
+  cluster: Cluster;
+  clock: ManualClock;
+  batches: EventBatch[];
+  /** Advances time in 10 ms steps (timers run in order). */
+  run(ms: number): void;
+}
+
+/** A deterministic random source (mulberry32). */
+export function seeded(seed = 42): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function testCluster(options: Partial<ClusterOptions> = {}): TestCluster {
+  const clock = manualClock();
+  const cluster = createCluster({ clock, random: seeded(), ...options });
+  const batches: EventBatch[] = [];
+  cluster.onEvents((b) => batches.push(b));
+  return {
+    cluster,
+    clock,
+    batches,
+    run(ms) {
+      for (let t = 0; t < ms; t += 10) clock.advance(Math.min(10, ms - t));
+    },
+  };
+}
+
+/** A minimal service job with mock tasks. */
+export function serviceJob(
+  id: string,
+  overrides: Record<string, unknown> = {},
+  task: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ID: id,
+    Type: 'service',
+    Datacenters: ['dc1'],
+    TaskGroups: [
+      {
+        Name: 'web',
+        Count: 2,
+        Tasks: [
+          { Name: 'server', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 }, ...task },
+        ],
+      },
+    ],
+    ...overrides,
+  };
+}
+
+export function batchJob(
+  id: string,
+  config: Record<string, unknown> = { run_for: '1s' },
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ID: id,
+    Type: 'batch',
+    Datacenters: ['dc1'],
+    TaskGroups: [
+      {
+        Name: 'work',
+        Count: 1,
+        Tasks: [{ Name: 'job', Driver: 'mock', Config: config, Resources: { CPU: 100, MemoryMB: 64 } }],
+      },
+    ],
+    ...overrides,
+  };
+}
