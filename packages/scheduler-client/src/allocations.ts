@@ -1,5 +1,5 @@
 import type { Transport } from '@sked/http';
-import type { Allocation, AllocStopResponse } from '@sked/model';
+import type { Allocation, AllocStopResponse, EmptyResponse } from '@sked/model';
 
 import type { ListEndpoint, ReadEndpoint } from './endpoints.js';
 import {
@@ -69,12 +69,6 @@ export interface AllocationRestartOptions extends RequestOptions {
 }
 
 /**
- * Body of the Signal and Restart Allocation responses: an empty object.
- * @since 0.1.0
- */
-export type EmptyResponse = Record<string, never>;
-
-/**
  * The allocation endpoints (spec document 2). Allocation IDs are full UUIDs: the service rejects
  * the 8-character short form, and so does the client, before any request.
  * @since 0.1.0
@@ -94,7 +88,7 @@ export interface AllocationsApi {
    * @returns The evaluation created and the index.
    * @throws {@link InvalidRequestError} when `allocId` is not a full allocation ID.
    */
-  stop(allocId: string, options?: AllocationStopOptions): Promise<Result<AllocStopResponse>>;
+  stop(this: void, allocId: string, options?: AllocationStopOptions): Promise<Result<AllocStopResponse>>;
   /**
    * `POST /v1/client/allocation/:alloc_id/signal`: sends a signal to the allocation's tasks, or
    * to one task.
@@ -104,7 +98,12 @@ export interface AllocationsApi {
    * @returns An empty object.
    * @throws {@link InvalidRequestError} when `allocId` is not a full allocation ID or `signal` is empty.
    */
-  signal(allocId: string, signal: string, options?: AllocationSignalOptions): Promise<Result<EmptyResponse>>;
+  signal(
+    this: void,
+    allocId: string,
+    signal: string,
+    options?: AllocationSignalOptions,
+  ): Promise<Result<EmptyResponse>>;
   /**
    * `POST /v1/client/allocation/:alloc_id/restart`: restarts the allocation's tasks, or one task,
    * in place.
@@ -113,7 +112,7 @@ export interface AllocationsApi {
    * @returns An empty object.
    * @throws {@link InvalidRequestError} when `allocId` is not a full allocation ID or `task` is empty.
    */
-  restart(allocId: string, options?: AllocationRestartOptions): Promise<Result<EmptyResponse>>;
+  restart(this: void, allocId: string, options?: AllocationRestartOptions): Promise<Result<EmptyResponse>>;
 }
 
 function allocIdOf(id: unknown): string {

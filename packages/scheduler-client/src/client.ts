@@ -30,7 +30,7 @@ export interface SchedulerClient {
    * @param defaults - The defaults to change.
    * @returns A new client.
    */
-  withDefaults(defaults: ClientDefaults): SchedulerClient;
+  withDefaults(this: void, defaults: ClientDefaults): SchedulerClient;
 }
 
 function isTransport(value: unknown): value is Transport {

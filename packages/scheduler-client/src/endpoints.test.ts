@@ -10,7 +10,7 @@ interface Case {
   readonly call: (client: SchedulerClient) => Promise<unknown>;
   readonly method: string;
   readonly path: string;
-  readonly query?: Record<string, string>;
+  readonly query: Record<string, string>;
   readonly body?: unknown;
 }
 
@@ -400,9 +400,9 @@ describe('every endpoint', () => {
     const [sent] = calls;
     expect(sent?.method).toBe(method);
     expect(sent?.path).toBe(path);
-    if (query !== undefined) expect(sent?.query).toEqual(query);
+    expect(sent?.query).toEqual(query);
     expect(sent?.body).toEqual(body);
-    if (body !== undefined) expect(sent?.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(sent?.headers.get('content-type')).toBe(body === undefined ? null : 'application/json');
   });
 
   it.each(cases)('$name answers { data, meta } with the X-Svc headers', async ({ call }) => {

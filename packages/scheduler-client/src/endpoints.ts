@@ -20,20 +20,20 @@ export interface ListEndpoint<O, T> {
    * @param options - As for the call; `perPage` sets the page size.
    * @returns An async iterable of pages.
    */
-  pages(options?: O): AsyncIterable<Result<T[]>>;
+  pages(this: void, options?: O): AsyncIterable<Result<T[]>>;
   /**
    * Iterates over the items of every page.
    * @param options - As for the call; `perPage` sets the size of each request.
    * @returns An async iterable of items.
    */
-  items(options?: O): AsyncIterable<T>;
+  items(this: void, options?: O): AsyncIterable<T>;
   /**
    * Watches the list with blocking queries: yields the list at once, then each time its index
    * moves.
    * @param options - As for the call, plus the blocking-query options.
    * @returns An async iterable of results; stop it with `break` or the signal.
    */
-  watch(options?: O & WatchOptions): AsyncIterable<Result<T[]>>;
+  watch(this: void, options?: O & WatchOptions): AsyncIterable<Result<T[]>>;
 }
 
 /**
@@ -57,5 +57,5 @@ export interface ReadEndpoint<O, T> {
    * @param options - Request options and blocking-query options.
    * @returns An async iterable of results; stop it with `break` or the signal.
    */
-  watch(id: string, options?: O & WatchOptions): AsyncIterable<Result<T>>;
+  watch(this: void, id: string, options?: O & WatchOptions): AsyncIterable<Result<T>>;
 }

@@ -28,16 +28,13 @@ export type {
   JobDeploymentsOptions,
   JobDispatchOptions,
   JobEvaluateOptions,
-  JobInput,
   JobListOptions,
   JobParseOptions,
-  JobPeriodicForceResponse,
   JobPlanOptions,
   JobReadOptions,
   JobRegisterOptions,
   JobRevertOptions,
   JobStability,
-  JobStabilityResponse,
   JobStopOptions,
   JobSubmissionEndpoint,
   JobVersionsOptions,
@@ -51,11 +48,10 @@ export type {
   AllocationSignalOptions,
   AllocationStopOptions,
   AllocationsApi,
-  EmptyResponse,
 } from './allocations.js';
 
 // Volumes
-export type { CsiVolumeInput, VolumeDeleteOptions, VolumeListOptions, VolumesApi } from './volumes.js';
+export type { VolumeDeleteOptions, VolumeListOptions, VolumesApi } from './volumes.js';
 
 // Errors
 export { InvalidRequestError } from './errors.js';

@@ -4,11 +4,17 @@ import type {
   Deployment,
   Evaluation,
   Job,
+  JobDeregisterResponse,
   JobDispatchResponse,
+  JobEvalResponse,
+  JobInput,
   JobListStub,
+  JobParseResponse,
+  JobPeriodicForceResponse,
   JobPlanResponse,
   JobRegisterRequest,
   JobRegisterResponse,
+  JobStabilityResponse,
   JobSubmission,
   JobSummary,
   JobVersionsResponse,
@@ -40,13 +46,6 @@ import {
   requireStringMap,
 } from './internal/validate.js';
 import type { ListOptions, ReadOptions, RequestOptions, Result, WatchOptions } from './options.js';
-
-/**
- * A job as submitted: only `ID`, and for each task group `Name`, and for each task `Name` and
- * `Driver`, are required; the server fills in the rest.
- * @since 0.1.0
- */
-export type JobInput = JobRegisterRequest['Job'];
 
 /**
  * Options of {@link JobsApi.list}.
@@ -132,7 +131,7 @@ export interface JobRegisterOptions extends RequestOptions {
    * The original job source, kept for reference (see {@link JobsApi.submission}).
    * @defaultValue none
    */
-  readonly submission?: JobSubmission | Partial<JobSubmission>;
+  readonly submission?: JobRegisterRequest['Submission'];
 }
 
 /**
@@ -280,26 +279,6 @@ export interface JobStability {
 }
 
 /**
- * Body of the Set Job Stability response.
- * @since 0.1.0
- */
-export interface JobStabilityResponse {
-  /** The job's modify index after the change. */
-  readonly JobModifyIndex: number;
-}
-
-/**
- * Body of the Force New Periodic Instance response.
- * @since 0.1.0
- */
-export interface JobPeriodicForceResponse {
-  /** ID of the evaluation created for the new instance. */
-  readonly EvalID: string;
-  /** Index at which that evaluation was created. */
-  readonly EvalCreateIndex: number;
-}
-
-/**
  * The Read Job Submission endpoint: the call and its `watch`.
  * @since 0.1.0
  */
@@ -322,6 +301,7 @@ export interface JobSubmissionEndpoint {
    * @returns An async iterable of results.
    */
   watch(
+    this: void,
     jobId: string,
     version: number,
     options?: JobReadOptions & WatchOptions,
@@ -343,7 +323,7 @@ export interface JobsApi {
    * @returns The evaluation created and the new modify index.
    * @throws {@link InvalidRequestError} when the job has no ID or an option is malformed.
    */
-  create(job: JobInput, options?: JobRegisterOptions): Promise<Result<JobRegisterResponse>>;
+  create(this: void, job: JobInput, options?: JobRegisterOptions): Promise<Result<JobRegisterResponse>>;
   /**
    * `POST /v1/jobs/parse`: turns job text in the configuration language into a job.
    * @param source - The job text.
@@ -351,7 +331,7 @@ export interface JobsApi {
    * @returns The job as JSON.
    * @throws {@link InvalidRequestError} when `source` is empty.
    */
-  parse(source: string, options?: JobParseOptions): Promise<Result<Job>>;
+  parse(this: void, source: string, options?: JobParseOptions): Promise<Result<JobParseResponse>>;
   /** `GET /v1/job/:job_id`: reads a job. Blocking. */
   readonly read: ReadEndpoint<JobReadOptions, Job>;
   /** `GET /v1/job/:job_id/submission`: reads the original source of a job version. Blocking. */
@@ -376,7 +356,12 @@ export interface JobsApi {
    * @returns The evaluation created and the new modify index.
    * @throws {@link InvalidRequestError} when `jobId` is empty or differs from `job.ID`.
    */
-  update(jobId: string, job: JobInput, options?: JobRegisterOptions): Promise<Result<JobRegisterResponse>>;
+  update(
+    this: void,
+    jobId: string,
+    job: JobInput,
+    options?: JobRegisterOptions,
+  ): Promise<Result<JobEvalResponse>>;
   /**
    * `POST /v1/job/:job_id/dispatch`: dispatches an instance of a parameterized job.
    * @param jobId - The parameterized job's ID.
@@ -385,7 +370,7 @@ export interface JobsApi {
    * @throws {@link InvalidRequestError} when `jobId` is empty, the payload is over 16384 bytes or
    *   not base64, or meta is not a map of strings.
    */
-  dispatch(jobId: string, options?: JobDispatchOptions): Promise<Result<JobDispatchResponse>>;
+  dispatch(this: void, jobId: string, options?: JobDispatchOptions): Promise<Result<JobDispatchResponse>>;
   /**
    * `POST /v1/job/:job_id/revert`: reverts the job to an earlier version.
    * @param jobId - The job's ID.
@@ -394,7 +379,12 @@ export interface JobsApi {
    * @returns The evaluation created and the new modify index.
    * @throws {@link InvalidRequestError} when `jobId` is empty or `version` is not an integer of at least 0.
    */
-  revert(jobId: string, version: number, options?: JobRevertOptions): Promise<Result<JobRegisterResponse>>;
+  revert(
+    this: void,
+    jobId: string,
+    version: number,
+    options?: JobRevertOptions,
+  ): Promise<Result<JobEvalResponse>>;
   /**
    * `POST /v1/job/:job_id/stable`: marks a job version stable or not stable.
    * @param jobId - The job's ID.
@@ -404,6 +394,7 @@ export interface JobsApi {
    * @throws {@link InvalidRequestError} when `jobId` is empty or `stability` is malformed.
    */
   stable(
+    this: void,
     jobId: string,
     stability: JobStability,
     options?: RequestOptions,
@@ -415,7 +406,7 @@ export interface JobsApi {
    * @returns The evaluation created.
    * @throws {@link InvalidRequestError} when `jobId` is empty.
    */
-  evaluate(jobId: string, options?: JobEvaluateOptions): Promise<Result<JobRegisterResponse>>;
+  evaluate(this: void, jobId: string, options?: JobEvaluateOptions): Promise<Result<JobEvalResponse>>;
   /**
    * `POST /v1/job/:job_id/plan`: a dry run of the scheduler for a job (the path uses `job.ID`).
    * @param job - The job to plan.
@@ -423,7 +414,7 @@ export interface JobsApi {
    * @returns What the scheduler would do.
    * @throws {@link InvalidRequestError} when the job has no ID.
    */
-  plan(job: JobInput, options?: JobPlanOptions): Promise<Result<JobPlanResponse>>;
+  plan(this: void, job: JobInput, options?: JobPlanOptions): Promise<Result<JobPlanResponse>>;
   /**
    * `POST /v1/job/:job_id/periodic/force`: launches an instance of a periodic job now.
    * @param jobId - The periodic job's ID.
@@ -431,7 +422,11 @@ export interface JobsApi {
    * @returns The evaluation created.
    * @throws {@link InvalidRequestError} when `jobId` is empty.
    */
-  periodicForce(jobId: string, options?: RequestOptions): Promise<Result<JobPeriodicForceResponse>>;
+  periodicForce(
+    this: void,
+    jobId: string,
+    options?: RequestOptions,
+  ): Promise<Result<JobPeriodicForceResponse>>;
   /**
    * `DELETE /v1/job/:job_id`: stops (deregisters) a job and its allocations.
    * @param jobId - The job's ID.
@@ -439,7 +434,7 @@ export interface JobsApi {
    * @returns The evaluation created.
    * @throws {@link InvalidRequestError} when `jobId` is empty.
    */
-  stop(jobId: string, options?: JobStopOptions): Promise<Result<JobRegisterResponse>>;
+  stop(this: void, jobId: string, options?: JobStopOptions): Promise<Result<JobDeregisterResponse>>;
 }
 
 /** The largest dispatch payload, in decoded bytes. */
@@ -462,7 +457,7 @@ function registerBody(job: JobInput, options: JobRegisterOptions): Record<string
     body['JobModifyIndex'] = requireInteger(options.enforceIndex, 'enforceIndex');
   }
   if (options.evalPriority !== undefined) {
-    body['EvalPriority'] = requireInteger(options.evalPriority, 'evalPriority', 1);
+    body['EvalPriority'] = requireInteger(options.evalPriority, 'evalPriority', 1, 100);
   }
   if (options.policyOverride !== undefined) {
     body['PolicyOverride'] = requireBoolean(options.policyOverride, 'policyOverride');
@@ -761,7 +756,7 @@ export function createJobsApi(transport: Transport): JobsApi {
               eval_priority:
                 options.evalPriority === undefined
                   ? undefined
-                  : requireInteger(options.evalPriority, 'evalPriority', 1),
+                  : requireInteger(options.evalPriority, 'evalPriority', 1, 100),
               no_shutdown_delay: flag(options.noShutdownDelay, 'noShutdownDelay'),
             },
           },

@@ -60,7 +60,7 @@ describe('properties', () => {
     async (bytes) => {
       const { client, calls } = fakeClient(() => ({ json: {} }));
       await client.jobs.dispatch('batch', { payload: bytes });
-      const sent = (calls[0]?.body as { Payload: string }).Payload;
+      const sent = (calls[0]!.body as { Payload: string }).Payload;
       expect(new Uint8Array(Buffer.from(sent, 'base64'))).toEqual(bytes);
     },
   );

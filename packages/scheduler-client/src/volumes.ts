@@ -1,5 +1,5 @@
 import type { Transport } from '@sked/http';
-import type { CsiVolume, CsiVolumeListStub, CsiVolumeRegisterRequest } from '@sked/model';
+import type { CsiVolume, CsiVolumeInput, CsiVolumeListStub, CsiVolumeWriteResponse } from '@sked/model';
 
 import type { ListEndpoint, ReadEndpoint } from './endpoints.js';
 import { InvalidRequestError } from './errors.js';
@@ -22,12 +22,6 @@ import {
   requireString,
 } from './internal/validate.js';
 import type { ListOptions, ReadOptions, RequestOptions, Result } from './options.js';
-
-/**
- * A volume to register: the fields of one entry of the Register Volume body.
- * @since 0.1.0
- */
-export type CsiVolumeInput = CsiVolumeRegisterRequest['Volumes'][number];
 
 /**
  * Options of {@link VolumesApi.list}.
@@ -79,11 +73,14 @@ export interface VolumesApi {
    * `PUT /v1/volume/csi/:volume_id`: registers an external volume (the path uses `volume.ID`).
    * @param volume - The volume.
    * @param options - Request options; the namespace defaults to `volume.Namespace` when set.
-   * @returns The service's answer (its body is not specified; the sample server answers an empty
-   *   object).
+   * @returns The service's answer (its body is not specified by the spec).
    * @throws {@link InvalidRequestError} when the volume has no ID.
    */
-  register(volume: CsiVolumeInput, options?: RequestOptions): Promise<Result<unknown>>;
+  register(
+    this: void,
+    volume: CsiVolumeInput,
+    options?: RequestOptions,
+  ): Promise<Result<CsiVolumeWriteResponse>>;
   /**
    * `DELETE /v1/volume/csi/:volume_id`: deregisters a volume that is not in use.
    * @param volumeId - The volume's ID.
@@ -91,7 +88,11 @@ export interface VolumesApi {
    * @returns The service's answer.
    * @throws {@link InvalidRequestError} when `volumeId` is empty.
    */
-  delete(volumeId: string, options?: VolumeDeleteOptions): Promise<Result<unknown>>;
+  delete(
+    this: void,
+    volumeId: string,
+    options?: VolumeDeleteOptions,
+  ): Promise<Result<CsiVolumeWriteResponse>>;
   /**
    * `DELETE /v1/volume/csi/:volume_id/detach`: detaches a volume from a client node.
    * @param volumeId - The volume's ID.
@@ -100,7 +101,12 @@ export interface VolumesApi {
    * @returns The service's answer.
    * @throws {@link InvalidRequestError} when `volumeId` or `nodeId` is empty.
    */
-  detach(volumeId: string, nodeId: string, options?: RequestOptions): Promise<Result<unknown>>;
+  detach(
+    this: void,
+    volumeId: string,
+    nodeId: string,
+    options?: RequestOptions,
+  ): Promise<Result<CsiVolumeWriteResponse>>;
 }
 
 function volumeType(type: unknown): string {

@@ -108,11 +108,17 @@ export function requireNonEmpty(value: unknown, parameter: string): string {
   return value;
 }
 
-/** Checks a safe integer of at least `min`. */
-export function requireInteger(value: unknown, parameter: string, min = 0): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
+/** Checks a safe integer of at least `min` (and at most `max` when given). */
+export function requireInteger(value: unknown, parameter: string, min = 0, max?: number): number {
+  if (
+    typeof value !== 'number' ||
+    !Number.isSafeInteger(value) ||
+    value < min ||
+    (max !== undefined && value > max)
+  ) {
+    const range = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
     throw new InvalidRequestError(
-      `${parameter} must be an integer of at least ${min}, but got ${quote(value)}.`,
+      `${parameter} must be an integer ${range}, but got ${quote(value)}.`,
       parameter,
       value,
     );

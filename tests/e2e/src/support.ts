@@ -1,0 +1,88 @@
+import { createClient, type JobInput, type SchedulerClient } from '@sked/scheduler-client';
+import { startServer, type StartServerOptions } from '@sked/server';
+
+/** A sample server started in this process, and a client of it. */
+export interface TestServer {
+  readonly url: string;
+  readonly client: SchedulerClient;
+  close(): Promise<void>;
+}
+
+/** Starts the sample server on a free loopback port with `nodes` simulated nodes. */
+export async function startTestServer(options: StartServerOptions = {}): Promise<TestServer> {
+  const server = await startServer({ bind: '127.0.0.1', schedulerPort: 0, nodes: 3, ...options });
+  const url = server.scheduler.url;
+  return {
+    url,
+    client: createClient({ address: url, env: false }),
+    close: () => server.close(),
+  };
+}
+
+/** A service job of `count` mock tasks that run until stopped. */
+export function serviceJob(
+  id: string,
+  options: { count?: number; namespace?: string; meta?: Record<string, string> } = {},
+): JobInput {
+  return {
+    ID: id,
+    Name: id,
+    Type: 'service',
+    Datacenters: ['dc1'],
+    ...(options.namespace === undefined ? {} : { Namespace: options.namespace }),
+    ...(options.meta === undefined ? {} : { Meta: options.meta }),
+    TaskGroups: [
+      {
+        Name: 'web',
+        Count: options.count ?? 1,
+        Tasks: [
+          {
+            Name: 'server',
+            Driver: 'mock',
+            Config: { start_block_for: '10ms' },
+            Resources: { CPU: 100, MemoryMB: 64 },
+          },
+        ],
+      },
+    ],
+  } as JobInput;
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 5_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`, { cause: last });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Reads an async iterable into an array. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+/** The rejection of a promise (fails when it resolves). */
+export async function rejection(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & Record<string, unknown>;
+  }
+  throw new Error('Expected the call to fail, but it succeeded.');
+}
