@@ -200,14 +200,14 @@ export interface Transport {
    * @throws {@link ApiError} for every non-2xx answer, for a network failure (status 0) and for a
    * 2xx answer that cannot be read; the signal's reason (`AbortError`, `TimeoutError`) unwrapped.
    */
-  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  readonly request: <T = unknown>(options: RequestOptions) => Promise<ApiResponse<T>>;
   /**
    * Derives a transport with other defaults; this one is unchanged.
    * @param defaults - Options that replace this transport's (`tls` replaces it as a whole).
    * @returns The new transport.
    * @throws {@link ConfigError} when a new option is invalid.
    */
-  withDefaults(defaults: TransportDefaults): Transport;
+  readonly withDefaults: (defaults: TransportDefaults) => Transport;
   /**
    * Builds the absolute URL of a path with the default namespace and region (without the token),
    * as a request would use it. For WebSockets, change the protocol to `ws:`/`wss:`.
@@ -216,18 +216,18 @@ export interface Transport {
    * @returns The URL.
    * @throws TypeError when `path` does not start with `/`.
    */
-  url(path: string, query?: Query): URL;
+  readonly url: (path: string, query?: Query) => URL;
   /**
    * Headers that carry the token (empty without a token): for WebSocket handshakes.
    * @returns A new record, such as `{ "X-Svc-Token": "..." }`.
    */
-  authHeaders(): Record<string, string>;
+  readonly authHeaders: () => Record<string, string>;
   /**
    * Removes this transport's token (and token-like URL parameters) from a text or URL.
    * @param text - Any text or URL.
    * @returns The text with secrets replaced by `[REDACTED]`.
    */
-  redact(text: string): string;
+  readonly redact: (text: string) => string;
 }
 
 interface Setup {
@@ -363,7 +363,8 @@ function build(setup: Setup): Transport {
         throw signal.reason;
       }
       const name = (error as { name?: unknown } | null)?.name;
-      if (name === 'AbortError' || name === 'TimeoutError' || ApiError.is(error)) {
+      if (ApiError.is(error)) throw error;
+      if (name === 'AbortError' || name === 'TimeoutError') {
         log(`failed: ${String(name)}`);
         throw error;
       }

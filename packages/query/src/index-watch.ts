@@ -44,7 +44,7 @@ export interface IndexWatch {
    * @param index - The new index, a non-negative safe integer.
    * @throws RangeError when `index` is not a non-negative safe integer.
    */
-  advance(index: number): void;
+  readonly advance: (index: number) => void;
   /**
    * Waits until the index is greater than `after`, the time is up, or the signal aborts.
    * @param after - The index the client has seen (its `index` parameter).
@@ -53,7 +53,7 @@ export interface IndexWatch {
    * @throws RangeError when `after` is not a non-negative number or `waitMs` is not a
    * non-negative finite number.
    */
-  waitFor(after: number, options: WaitForOptions): Promise<number>;
+  readonly waitFor: (after: number, options: WaitForOptions) => Promise<number>;
 }
 
 interface Waiter {

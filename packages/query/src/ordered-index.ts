@@ -45,33 +45,33 @@ export interface OrderedIndex<T> {
    * @param id - The item's id (see {@link Ordering.id}).
    * @returns The item, or `undefined`.
    */
-  get(id: string): T | undefined;
+  readonly get: (id: string) => T | undefined;
   /**
    * Whether an item with this id exists.
    * @param id - The item's id.
    * @returns `true` when it exists.
    */
-  has(id: string): boolean;
+  readonly has: (id: string) => boolean;
   /**
    * Inserts an item or replaces the one with the same id (moving it if its key changed).
    * @param item - The item.
    * @returns The item it replaced, or `undefined`.
    */
-  upsert(item: T): T | undefined;
+  readonly upsert: (item: T) => T | undefined;
   /**
    * Removes the item with this id.
    * @param id - The item's id.
    * @returns `true` when an item was removed.
    */
-  delete(id: string): boolean;
+  readonly delete: (id: string) => boolean;
   /** Removes every item. */
-  clear(): void;
+  readonly clear: () => void;
   /**
    * Iterates items in key order.
    * @param options - Start key, direction and key prefix.
    * @returns An iterator of items.
    */
-  values(options?: IterateOptions): IterableIterator<T>;
+  readonly values: (options?: IterateOptions) => IterableIterator<T>;
 }
 
 interface Entry<T> {
