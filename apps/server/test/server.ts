@@ -103,3 +103,9 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
+
+/** Throws unless the answer is 200 (for set-up code, where `expect` does not belong). */
+export function ensureOk<R extends { statusCode: number; body: string }>(res: R): R {
+  if (res.statusCode !== 200) throw new Error(`expected 200, got ${res.statusCode}: ${res.body}`);
+  return res;
+}

@@ -79,7 +79,6 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: maxBody,
-    maxParamLength: 16_384,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     return503OnClosing: true,

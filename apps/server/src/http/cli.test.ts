@@ -62,8 +62,7 @@ describe('parseCli', () => {
     [['--bind'], /--bind <value>' argument missing/],
   ])('%j is an error', (argv, message) => {
     const command = parseCli(argv);
-    expect(command.kind).toBe('error');
-    if (command.kind === 'error') expect(command.message).toMatch(message);
+    expect(command).toEqual({ kind: 'error', message: expect.stringMatching(message) });
   });
 });
 

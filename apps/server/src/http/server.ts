@@ -7,8 +7,7 @@ import {
   parseAclConfig,
   type AclConfig,
 } from '../scheduler/acl/index.js';
-import { ClusterError } from '../scheduler/core/errors.js';
-import { createCluster } from '../scheduler/core/cluster.js';
+import { ClusterError, createCluster } from '../scheduler/core/index.js';
 import { registerEventStreamRoute } from '../scheduler/events/index.js';
 import {
   assertExecExposureAllowed,
@@ -104,7 +103,7 @@ function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAll
         driver: task.Driver,
         dir: cluster.taskDir(alloc.ID, name),
         env: {
-          ...(task.Env ?? {}),
+          ...task.Env,
           SKED_ALLOC_ID: alloc.ID,
           SKED_ALLOC_NAME: alloc.Name,
           SKED_JOB_ID: alloc.JobID,

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 
@@ -32,7 +32,7 @@ beforeAll(async () => {
       body: { Job: jobInput(id, { Namespace: ns }) },
       token: 'ops-secret',
     });
-    expect(res.statusCode, res.body).toBe(200);
+    ensureOk(res);
   }
 });
 
@@ -70,7 +70,7 @@ describe('ACL enforcement', () => {
       body: { Job: jobInput('allowed') },
       token: 'writer-secret',
     });
-    expect(res.statusCode, res.body).toBe(200);
+    expect({ status: res.statusCode, body: res.body }).toMatchObject({ status: 200 });
   });
 
   it('skips namespaces the token may not read with namespace=*', async () => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 let allocs: { ID: string; ClientStatus: string; Namespace: string }[];
@@ -18,7 +18,7 @@ beforeAll(async () => {
     ],
   });
   const res = await t.request('POST', '/v1/jobs', { body: { Job: job } });
-  expect(res.statusCode, res.body).toBe(200);
+  ensureOk(res);
   await t.request('POST', '/v1/jobs', { body: { Job: jobInput('alloc-other', { Namespace: 'other' }) } });
   allocs = await eventually(async () => {
     const list = (await t.request('GET', '/v1/job/alloc-job/allocations')).json() as typeof allocs;
@@ -130,7 +130,7 @@ describe('allocation lifecycle', () => {
     const put = await t.request('PUT', `/v1/client/allocation/${allocs[1]!.ID}/signal`, {
       body: { Signal: 'SIGUSR1', Task: 't' },
     });
-    expect(put.statusCode, put.body).toBe(200);
+    expect({ status: put.statusCode, body: put.body }).toMatchObject({ status: 200 });
     const types = await eventually(async () => {
       const alloc = (await t.request('GET', `/v1/allocation/${allocs[1]!.ID}`)).json();
       const events = (alloc.TaskStates.t.Events as { Type: string }[]).map((e) => e.Type);
@@ -145,12 +145,12 @@ describe('allocation lifecycle', () => {
     });
     expect([res.statusCode, res.json()]).toEqual([200, {}]);
     const bare = await t.request('PUT', `/v1/client/allocation/${allocs[1]!.ID}/restart`);
-    expect(bare.statusCode, bare.body).toBe(200);
+    expect({ status: bare.statusCode, body: bare.body }).toMatchObject({ status: 200 });
   });
 
   it('stops an allocation and returns the evaluation', async () => {
     const res = await t.request('POST', `/v1/allocation/${allocs[2]!.ID}/stop`);
-    expect(res.statusCode, res.body).toBe(200);
+    expect({ status: res.statusCode, body: res.body }).toMatchObject({ status: 200 });
     const body = res.json();
     expect(body.EvalID).toMatch(/^[0-9a-f-]{36}$/);
     expect(body.Index).toBeGreaterThan(0);

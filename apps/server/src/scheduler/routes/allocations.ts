@@ -12,10 +12,10 @@ import {
   readReverse,
   requireUuid,
 } from '../../http/conventions.js';
-import { notFound } from '../../http/errors.js';
+import { forbidden, notFound } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
-import { requireNamespace } from '../acl/index.js';
-import type { Allocation } from '../core/types.js';
+import { authenticate, requireNamespace, type Principal } from '../acl/index.js';
+import type { Allocation } from '../core/index.js';
 import {
   begin,
   pageArray,
@@ -109,20 +109,29 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
     if (alloc === undefined) throw notFound('alloc not found');
     return alloc;
   };
+  const allow = (
+    principal: Principal,
+    alloc: Allocation,
+    capability: 'read-job' | 'alloc-lifecycle',
+  ): void => {
+    if (!principal.allowNamespace(alloc.Namespace, capability)) throw forbidden('Permission denied');
+  };
 
   app.get('/v1/allocation/:alloc_id', async (request: FastifyRequest<{ Params: Params }>, reply) => {
     begin(ctx, request);
+    const principal = authenticate(ctx.acl, request);
     requireUuid('allocation', request.params.alloc_id);
     await blockingRead(ctx, request, reply, [store.allocs.watch]);
     const alloc = lookup(request.params.alloc_id);
-    requireNamespace(ctx.acl, request, alloc.Namespace, 'read-job');
+    allow(principal, alloc, 'read-job');
     return sendJson(request, reply, alloc);
   });
 
   const stop = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
     const { query } = begin(ctx, request);
+    const principal = authenticate(ctx.acl, request);
     const alloc = lookup(request.params.alloc_id);
-    requireNamespace(ctx.acl, request, alloc.Namespace, 'alloc-lifecycle');
+    allow(principal, alloc, 'alloc-lifecycle');
     const noShutdownDelay = queryBool(query, 'no_shutdown_delay', false);
     const result = ctx.cluster.stopAlloc({ allocId: alloc.ID, noShutdownDelay });
     setWriteIndex(reply, store.index);
@@ -133,8 +142,9 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
 
   const signal = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
     begin(ctx, request);
+    const principal = authenticate(ctx.acl, request);
     const alloc = lookup(request.params.alloc_id);
-    requireNamespace(ctx.acl, request, alloc.Namespace, 'alloc-lifecycle');
+    allow(principal, alloc, 'alloc-lifecycle');
     const body = validateBody(AllocSignalRequest, request.body ?? {});
     const result = ctx.cluster.signalAlloc({
       allocId: alloc.ID,
@@ -149,8 +159,9 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
 
   const restart = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
     begin(ctx, request);
+    const principal = authenticate(ctx.acl, request);
     const alloc = lookup(request.params.alloc_id);
-    requireNamespace(ctx.acl, request, alloc.Namespace, 'alloc-lifecycle');
+    allow(principal, alloc, 'alloc-lifecycle');
     const body = validateBody(AllocRestartRequest, request.body ?? {});
     const result = ctx.cluster.restartAlloc({
       allocId: alloc.ID,

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 let allocId: string;
@@ -13,12 +13,12 @@ beforeAll(async () => {
     jobInput('bad-param', { Type: 'batch', ParameterizedJob: { Payload: 'optional' } }),
   ]) {
     const res = await t.request('POST', '/v1/jobs', { body: { Job: job } });
-    expect(res.statusCode, res.body).toBe(200);
+    ensureOk(res);
   }
   const res = await t.request('PUT', '/v1/volume/csi/bad-vol', {
     body: { Volumes: [{ ID: 'bad-vol', PluginID: 'p' }] },
   });
-  expect(res.statusCode, res.body).toBe(200);
+  ensureOk(res);
   allocId = await eventually(async () => {
     const list = (await t.request('GET', '/v1/job/bad-svc/allocations')).json() as { ID: string }[];
     return list[0]?.ID;
@@ -45,10 +45,19 @@ describe('malformed and oversized bodies', () => {
     for (const [name, method, url] of bodyEndpoints()) {
       const before = t.index();
       const res = await t.request(method, url, { raw: '{"Job": {"ID": "x",' });
-      expect(res.statusCode, name).toBe(400);
-      expect(res.headers['content-type'], name).toBe('text/plain; charset=utf-8');
-      expect(res.body, name).toMatch(/^Failed to parse the request body as JSON: /);
-      expect(t.index(), name).toBe(before);
+      expect({
+        name,
+        status: res.statusCode,
+        type: res.headers['content-type'],
+        body: res.body,
+        state: t.index(),
+      }).toEqual({
+        name,
+        status: 400,
+        type: 'text/plain; charset=utf-8',
+        body: expect.stringMatching(/^Failed to parse the request body as JSON: /),
+        state: before,
+      });
     }
   });
 
@@ -57,11 +66,12 @@ describe('malformed and oversized bodies', () => {
     for (const [name, method, url] of bodyEndpoints()) {
       const before = t.index();
       const res = await t.request(method, url, { raw: huge });
-      expect([res.statusCode, res.body], name).toEqual([
-        413,
-        'Request body is larger than the configured limit',
-      ]);
-      expect(t.index(), name).toBe(before);
+      expect({ name, status: res.statusCode, body: res.body, state: t.index() }).toEqual({
+        name,
+        status: 413,
+        body: 'Request body is larger than the configured limit',
+        state: before,
+      });
     }
   });
 
@@ -69,8 +79,11 @@ describe('malformed and oversized bodies', () => {
     for (const [name, method, url] of bodyEndpoints()) {
       const before = t.index();
       const res = await t.request(method, url, { raw: '[1,2,3]' });
-      expect(res.statusCode, name).toBe(400);
-      expect(t.index(), name).toBe(before);
+      expect({ name, status: res.statusCode, state: t.index() }).toEqual({
+        name,
+        status: 400,
+        state: before,
+      });
     }
   });
 });
@@ -133,7 +146,7 @@ describe('schema violations name the field', () => {
   ] as const)('%s is 400 and stores nothing', async (_name, method, url, body, message) => {
     const before = t.index();
     const res = await t.request(method, url.replace('ALLOC', allocId), { body });
-    expect(res.statusCode, res.body).toBe(400);
+    expect({ status: res.statusCode, body: res.body }).toMatchObject({ status: 400 });
     expect(res.body).toMatch(message);
     expect(t.index()).toBe(before);
   });
@@ -194,9 +207,9 @@ describe('hostile filters', () => {
     const filter = `ID == "${'a'.repeat(1024 * 1024)}"`;
     for (const url of lists) {
       const res = await t.request('GET', join(url, filter));
-      expect(res.statusCode, url).toBe(400);
-      expect(res.body, url).toMatch(/^failed to read filter expression: /);
-      expect(res.body.length, url).toBeLessThan(2000);
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(/^failed to read filter expression: /);
+      expect(res.body.length).toBeLessThan(2000);
     }
   });
 
@@ -219,8 +232,8 @@ describe('hostile filters', () => {
     const filter = `${'('.repeat(10_000)}ID == "x"${')'.repeat(10_000)}`;
     for (const url of lists) {
       const res = await t.request('GET', join(url, filter));
-      expect(res.statusCode, url).toBe(400);
-      expect(res.body, url).toMatch(/^failed to read filter expression: /);
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toMatch(/^failed to read filter expression: /);
     }
   });
 
@@ -228,7 +241,7 @@ describe('hostile filters', () => {
     const started = Date.now();
     const res = await t.request('GET', join('/v1/jobs', 'Name matches "(a+)+$"'));
     expect(Date.now() - started).toBeLessThan(5000);
-    expect(res.statusCode, res.body).toBe(200);
+    expect({ status: res.statusCode, body: res.body }).toMatchObject({ status: 200 });
   });
 
   it('answers a filter that is not UTF-8 text of the grammar 400', async () => {

@@ -5,7 +5,7 @@ import type { Query } from '../../http/conventions.js';
 import { checkRegion, readNamespace } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
 import type { Acl } from '../acl/index.js';
-import type { Cluster } from '../core/cluster.js';
+import type { Cluster } from '../core/index.js';
 
 /** What the scheduler routes need from the server. */
 export interface SchedulerRouteContext {

@@ -15,9 +15,8 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
 import { requireNamespace } from '../acl/index.js';
 import type { Principal } from '../acl/index.js';
-import type { Job, JobSummary } from '../core/types.js';
+import type { Job, JobSummary } from '../core/index.js';
 import { begin, setNextToken, type SchedulerRouteContext } from './common.js';
-import { diffJobs } from '../core/diff.js';
 
 type Params = { job_id: string };
 
@@ -151,21 +150,13 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
     requireNamespace(ctx.acl, request, namespace, 'read-job');
     const diffs = queryBool(query, 'diffs', false);
     const index = await blockingRead(ctx, request, reply, [store.jobVersions.watch]);
-    const versions = store.ofJob('jobVersions', namespace, request.params.job_id).reverse();
-    if (versions.length === 0) throw notFound('job not found');
-    let diffList: unknown[] | null = null;
-    if (diffs) {
-      diffList = [];
-      for (let i = 0; i < versions.length - 1; i++) {
-        diffList.push(diffJobs(versions[i + 1] as Job, versions[i] as Job));
-      }
-    }
+    const { Versions, Diffs } = ctx.cluster.jobVersions({ namespace, id: request.params.job_id, diffs });
     return sendJson(request, reply, {
-      Diffs: diffList,
+      Diffs,
       Index: index,
       KnownLeader: true,
       LastContact: 0,
-      Versions: versions,
+      Versions,
     });
   });
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
         ],
       },
     });
-    expect(res.statusCode, res.body).toBe(200);
+    ensureOk(res);
   }
 });
 
@@ -97,9 +97,9 @@ describe('volumes', () => {
     ]);
     const node = (t.server.scheduler.cluster.store.nodes.items.values({}).next().value as { ID: string }).ID;
     const detach = await t.request('DELETE', `/v1/volume/csi/vol-b/detach?node=${node}`);
-    expect(detach.statusCode, detach.body).toBe(200);
+    expect({ status: detach.statusCode, body: detach.body }).toMatchObject({ status: 200 });
     const del = await t.request('DELETE', '/v1/volume/csi/vol-b');
-    expect(del.statusCode, del.body).toBe(200);
+    expect({ status: del.statusCode, body: del.body }).toMatchObject({ status: 200 });
     expect((await t.request('GET', '/v1/volume/csi/vol-b')).statusCode).toBe(404);
     const again = await t.request('DELETE', '/v1/volume/csi/vol-b');
     expect([again.statusCode, again.body]).toEqual([404, 'volume not found']);

@@ -14,7 +14,7 @@ import {
 import { badRequest, notFound } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
 import { requireNamespace } from '../acl/index.js';
-import type { Allocation, CsiVolume } from '../core/types.js';
+import type { Allocation, CsiVolume } from '../core/index.js';
 import { begin, setNextToken, setWriteIndex, validateBody, type SchedulerRouteContext } from './common.js';
 import { allocListItem } from './allocations.js';
 
