@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-const Base64 = Type.String({ pattern: '^[A-Za-z0-9+/]*={0,2}$' });
+const Base64 = Type.String({ pattern: '^[A-Za-z0-9+/]*={0,2}$', 'x-expected': 'base64-encoded bytes' });
 
 /**
  * A stream chunk or its end: `{ data }` carries base64-encoded bytes, `{ close: true }` ends the stream.

@@ -1,14 +1,14 @@
 /**
  * Schemas (TypeBox, JSON Schema) and static types for every resource and body of the scheduling
  * service API, the secrets service's LDAP auth method and the mesh service's cluster peering API,
- * plus `validate()` with user-facing problems and job canonicalization.
+ * with `validate()` (problems a user can act on) and job canonicalization.
  *
- * See the package README for defaults and validation decisions.
+ * See the package README (`packages/model/README.md`) for defaults and validation decisions.
  *
  * @packageDocumentation
  */
 
-// constraint
+// Placement rules
 export {
   Affinity,
   AffinityInput,
@@ -19,7 +19,7 @@ export {
   SpreadTarget,
   SpreadTargetInput,
 } from './constraint.js';
-// policies
+// Group and task policies
 export {
   EphemeralDisk,
   EphemeralDiskInput,
@@ -32,7 +32,7 @@ export {
   UpdateStrategy,
   UpdateStrategyInput,
 } from './policies.js';
-// network
+// Networks and ports
 export {
   DnsConfig,
   DnsConfigInput,
@@ -41,7 +41,7 @@ export {
   Port,
   PortInput,
 } from './network.js';
-// task
+// Tasks
 export {
   Artifact,
   ArtifactInput,
@@ -72,9 +72,9 @@ export {
   VolumeMount,
   VolumeMountInput,
 } from './task.js';
-// task-group
+// Task groups
 export { TaskGroup, TaskGroupInput, VolumeRequest, VolumeRequestInput } from './task-group.js';
-// job
+// Jobs
 export {
   Job,
   JobChildrenSummary,
@@ -94,13 +94,13 @@ export {
   PeriodicInput,
   TaskGroupSummary,
 } from './job.js';
-// evaluation
+// Evaluations
 export { AllocationMetric, EvalStatus, EvalTriggeredBy, Evaluation } from './evaluation.js';
-// deployment
+// Deployments
 export { Deployment, DeploymentState, DeploymentStatus } from './deployment.js';
-// job-diff
+// Job diffs
 export { DiffType, FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff } from './job-diff.js';
-// job-requests
+// Job request and response bodies
 export {
   DesiredUpdates,
   JobDeregisterResponse,
@@ -120,7 +120,7 @@ export {
   JobStabilityResponse,
   JobVersionsResponse,
 } from './job-requests.js';
-// allocation
+// Allocations
 export {
   AllocClientStatus,
   AllocDeploymentStatus,
@@ -134,14 +134,14 @@ export {
   TaskState,
   TaskStateName,
 } from './allocation.js';
-// alloc-requests
+// Allocation request and response bodies
 export {
   AllocRestartRequest,
   AllocSignalRequest,
   AllocStopResponse,
   EmptyResponse,
 } from './alloc-requests.js';
-// volume
+// Storage volumes
 export {
   CsiVolume,
   CsiVolumeAccessMode,
@@ -151,7 +151,7 @@ export {
   CsiVolumeRegisterRequest,
   CsiVolumeWriteResponse,
 } from './volume.js';
-// node
+// Nodes
 export {
   DriverInfo,
   Node,
@@ -163,15 +163,45 @@ export {
   NodeSchedulingEligibility,
   NodeStatus,
 } from './node.js';
-// event
+// Event stream
 export { Event, EventEnvelope, EventTopic, EventType, NodeEventPayload } from './event.js';
-// exec
+// Exec frames
 export { ExecClientFrame, ExecServerFrame, ExecStreamFrame } from './exec.js';
-// validate
+// Secrets service: LDAP auth method
+export {
+  LdapAuth,
+  LdapConfig,
+  LdapConfigDefaults,
+  LdapConfigRequest,
+  LdapConfigResponse,
+  LdapGroup,
+  LdapGroupResponse,
+  LdapGroupWriteRequest,
+  LdapListResponse,
+  LdapLoginRequest,
+  LdapLoginResponse,
+  LdapTokenType,
+  LdapUser,
+  LdapUserResponse,
+  LdapUserWriteRequest,
+  SecretsEnvelope,
+} from './ldap.js';
+export type { SecretsEnvelopeSchema } from './ldap.js';
+// Mesh service: cluster peering
+export {
+  Peering,
+  PeeringEstablishRequest,
+  PeeringEstablishResponse,
+  PeeringGenerateTokenRequest,
+  PeeringGenerateTokenResponse,
+  PeeringState,
+  PeeringStreamStatus,
+} from './peering.js';
+// Validation
 export { formatProblems, matches, pointerToDotted, validate } from './validate.js';
 export type { ValidateOptions, ValidationProblem, ValidationResult } from './validate.js';
-// canonicalize
+// Canonicalization
 export { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js';
 export type { CanonicalizeJobOptions } from './canonicalize.js';
-// typebox
+// TypeBox types used in signatures
 export type { Static, TSchema } from 'typebox';

@@ -116,7 +116,11 @@ export const JobDispatchRequest = Type.Object({
   IdPrefixTemplate: Type.Optional(Type.String()),
   /** Payload, base64-encoded, at most 16384 bytes once decoded. Default `""` (no payload). */
   Payload: Type.Optional(
-    Type.String({ maxLength: MaxDispatchPayloadBase64, pattern: '^[A-Za-z0-9+/]*={0,2}$' }),
+    Type.String({
+      maxLength: MaxDispatchPayloadBase64,
+      pattern: '^[A-Za-z0-9+/]*={0,2}$',
+      'x-expected': 'base64-encoded bytes (at most 16384 bytes once decoded)',
+    }),
   ),
   /** Meta of the dispatched job (must satisfy the job's `MetaRequired`/`MetaOptional`); absent or `null` = none. */
   Meta: Type.Optional(Nullable(StringMap)),

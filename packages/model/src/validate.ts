@@ -64,7 +64,6 @@ interface RawError {
 const DEFAULT_MAX_PROBLEMS = 100;
 /** Raw errors looked at, at most (a value with a million bad items should not cost a million messages). */
 const MAX_RAW_ERRORS = 2000;
-const BASE64_PATTERN = '^[A-Za-z0-9+/]*={0,2}$';
 
 const validators = new WeakMap<TSchema, Validator>();
 
@@ -120,7 +119,7 @@ export function validate<S extends TSchema>(
     const validator = validatorFor(schema);
     if (validator.Check(value)) return { ok: true, value: value as Static<S> };
     const errors = collectErrors(validator, value);
-    const problems = toProblems(errors, value);
+    const problems = toProblems(errors, { root: value, schema });
     if (problems.length === 0) {
       problems.push({ path: '', message: 'does not match the expected shape' });
     }
@@ -229,7 +228,14 @@ function ancestors(pointer: string): string[] {
   return out;
 }
 
-function toProblems(allErrors: readonly RawError[], root: unknown): ValidationProblem[] {
+interface Context {
+  /** The validated value. */
+  readonly root: unknown;
+  /** The schema validated against. */
+  readonly schema: TSchema;
+}
+
+function toProblems(allErrors: readonly RawError[], context: Context): ValidationProblem[] {
   let errors = allErrors.slice(0, MAX_RAW_ERRORS);
   if (allErrors.length > MAX_RAW_ERRORS) {
     // Drop branch errors cut off from their anyOf summary at the end of the kept slice.
@@ -238,7 +244,7 @@ function toProblems(allErrors: readonly RawError[], root: unknown): ValidationPr
     errors = errors.slice(0, end);
   }
   const out: ValidationProblem[] = [];
-  emit(errors, root, out);
+  emit(errors, context, out);
   const seen = new Set<string>();
   return out.filter((problem) => {
     const key = `${problem.path}\u0000${problem.message}`;
@@ -248,7 +254,7 @@ function toProblems(allErrors: readonly RawError[], root: unknown): ValidationPr
   });
 }
 
-function emit(errors: readonly RawError[], root: unknown, out: ValidationProblem[]): void {
+function emit(errors: readonly RawError[], context: Context, out: ValidationProblem[]): void {
   const anyOfsByPath = new Map<string, RawError[]>();
   for (const error of errors) {
     if (error.keyword !== 'anyOf') continue;
@@ -279,15 +285,15 @@ function emit(errors: readonly RawError[], root: unknown, out: ValidationProblem
     }
   }
   for (const error of top) {
-    if (error.keyword === 'anyOf') emitAnyOf(error, owned.get(error) ?? [], root, out);
-    else emitOne(error, root, out);
+    if (error.keyword === 'anyOf') emitAnyOf(error, owned.get(error) ?? [], context, out);
+    else emitOne(error, context, out);
   }
 }
 
 function emitAnyOf(
   anyOf: RawError,
   branchErrors: readonly RawError[],
-  root: unknown,
+  context: Context,
   out: ValidationProblem[],
 ): void {
   const prefix = `${anyOf.schemaPath}/anyOf/`;
@@ -301,7 +307,7 @@ function emitAnyOf(
     if (list === undefined) branches.set(index, [error]);
     else list.push(error);
   }
-  const value = valueAt(root, anyOf.instancePath);
+  const value = valueAt(context.root, anyOf.instancePath);
   const alternatives: string[] = [];
   let best: RawError[] | undefined;
   for (let index = 0; index <= maxIndex; index += 1) {
@@ -316,11 +322,11 @@ function emitAnyOf(
     if (shallow === undefined) {
       if (best === undefined || errors.length < best.length) best = errors;
     } else {
-      alternatives.push(expectation(shallow));
+      alternatives.push(...expectations(shallow));
     }
   }
   if (best !== undefined) {
-    emit(best, root, out);
+    emit(best, context, out);
     return;
   }
   if (alternatives.length === 0) {
@@ -332,30 +338,41 @@ function emitAnyOf(
   }
   out.push({
     path: anyOf.instancePath,
-    message: `expected ${joinAlternatives(alternatives)} but got ${describe(value)}`,
+    message: `expected ${expectation(alternatives)} but got ${describe(value)}`,
   });
 }
 
-function expectation(error: RawError): string {
+/** The alternatives a failed keyword accepted: `an integer`, `"service"`, ... */
+function expectations(error: RawError): string[] {
   switch (error.keyword) {
     case 'type':
-      return typeName(error.params.type);
+      return [typeName(error.params.type)];
     case 'const':
-      return literal(error.params.allowedValue);
-    case 'enum': {
-      const values = Array.isArray(error.params.allowedValues) ? error.params.allowedValues : [];
-      return values.length === 1 ? literal(values[0]) : `one of ${joinAlternatives(values.map(literal))}`;
-    }
+      return [literal(error.params.allowedValue)];
+    case 'enum':
+      return (Array.isArray(error.params.allowedValues) ? error.params.allowedValues : []).map(literal);
     default:
-      return 'a valid value';
+      return ['a valid value'];
   }
 }
 
-function emitOne(error: RawError, root: unknown, out: ValidationProblem[]): void {
-  const value = valueAt(root, error.instancePath);
+/** `"a"`, `"a" or "b"`, `one of "a", "b" or "c"`, `an integer or a string`. */
+function expectation(alternatives: readonly string[]): string {
+  const unique = [...new Set(alternatives)];
+  const allLiterals = unique.every((item) => !/^(?:an? |one of )/.test(item));
+  return unique.length > 2 && allLiterals ? `one of ${joinAlternatives(unique)}` : joinAlternatives(unique);
+}
+
+function emitOne(error: RawError, context: Context, out: ValidationProblem[]): void {
+  const value = valueAt(context.root, error.instancePath);
   const path = error.instancePath;
   const params = error.params;
   const got = (): string => describe(value);
+  const expected = customExpectation(context.schema, error.schemaPath);
+  if (expected !== undefined && error.keyword !== 'required') {
+    out.push({ path, message: `expected ${expected} but got ${got()}` });
+    return;
+  }
   switch (error.keyword) {
     case 'type':
       out.push({ path, message: `expected ${typeName(params.type)} but got ${got()}` });
@@ -369,7 +386,7 @@ function emitOne(error: RawError, root: unknown, out: ValidationProblem[]): void
     }
     case 'enum':
     case 'const':
-      out.push({ path, message: `expected ${expectation(error)} but got ${got()}` });
+      out.push({ path, message: `expected ${expectation(expectations(error))} but got ${got()}` });
       return;
     case 'minimum':
       out.push({ path, message: `expected a number of at least ${String(params.limit)} but got ${got()}` });
@@ -410,10 +427,7 @@ function emitOne(error: RawError, root: unknown, out: ValidationProblem[]): void
     case 'pattern':
       out.push({
         path,
-        message:
-          params.pattern === BASE64_PATTERN
-            ? `expected base64-encoded text but got ${got()}`
-            : `expected a string matching /${String(params.pattern)}/ but got ${got()}`,
+        message: `expected a string matching /${String(params.pattern)}/ but got ${got()}`,
       });
       return;
     case 'format':
@@ -422,6 +436,22 @@ function emitOne(error: RawError, root: unknown, out: ValidationProblem[]): void
     default:
       out.push({ path, message: `${error.message} (got ${got()})` });
   }
+}
+
+/**
+ * Schemas may carry `'x-expected'`: the words used for "expected ..." when the value does not match
+ * (for example `base64-encoded text`), instead of a pattern only a programmer reads.
+ */
+function customExpectation(schema: TSchema, schemaPath: string): string | undefined {
+  if (!schemaPath.startsWith('#')) return undefined;
+  let node: unknown = schema;
+  for (const segment of parsePointer(schemaPath.slice(1))) {
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, segment)) return undefined;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  if (node === null || typeof node !== 'object') return undefined;
+  const expected = (node as Record<string, unknown>)['x-expected'];
+  return typeof expected === 'string' ? expected : undefined;
 }
 
 function typeName(type: unknown): string {
