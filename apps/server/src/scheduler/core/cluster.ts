@@ -7,6 +7,7 @@ import { canonicalize, prepareJob } from './defaults.js';
 import { diffJobs, specChanged, tasksUpdated, type JobDiff } from './diff.js';
 import { normalizeSignal, type DriverTaskEvent, type TaskDriver, type TaskHandle } from './drivers/driver.js';
 import { createMockDriver } from './drivers/mock.js';
+import { createRawExecDriver } from './drivers/raw-exec.js';
 import { badRequest, ClusterError, notFound } from './errors.js';
 import { parseJobHcl, type ParseJobInput } from './hcl.js';
 import { formatDuration } from './internal/duration.js';
@@ -39,7 +40,7 @@ export interface ClusterOptions {
   readonly datacenter?: string;
   /** Number of simulated client nodes. @defaultValue 3 */
   readonly nodes?: number;
-  /** Enables the raw_exec driver: `true` loads ./drivers/raw-exec.js, or pass a driver. @defaultValue false */
+  /** Enables the raw_exec driver (`true`: ./drivers/raw-exec.ts), or pass a driver. @defaultValue false */
   readonly rawExec?: boolean | TaskDriver;
   /** Extra task drivers (tests). */
   readonly drivers?: readonly TaskDriver[];
@@ -249,15 +250,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   const store = createStore();
   const drivers = new Map<string, TaskDriver>();
   drivers.set('mock', createMockDriver(clock));
-  let rawExecLoading: Promise<void> | undefined;
   if (typeof options.rawExec === 'object') drivers.set('raw_exec', options.rawExec);
-  else if (options.rawExec === true) {
-    const path = './drivers/raw-exec.js';
-    rawExecLoading = import(path).then((m: Record<string, unknown>) => {
-      const make = Object.values(m).find((v) => typeof v === 'function') as (() => TaskDriver) | undefined;
-      if (make) drivers.set('raw_exec', make());
-    });
-  }
+  else if (options.rawExec === true) drivers.set('raw_exec', createRawExecDriver());
   for (const d of options.drivers ?? []) drivers.set(d.name, d);
   const driverNames = [...new Set(['mock', ...(options.rawExec ? ['raw_exec'] : []), ...drivers.keys()])];
   const runs = new Map<string, AllocRun>();
@@ -1431,7 +1425,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
               }),
             );
           });
-          void startTask(run, t.Name);
+          startTask(run, t.Name);
         }
       }, timing.clientDelayMs / 2);
     }, timing.clientDelayMs);
@@ -1446,7 +1440,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     }
   };
 
-  const startTask = async (run: AllocRun, name: string): Promise<void> => {
+  const startTask = (run: AllocRun, name: string): void => {
     const tr = run.tasks.get(name);
     const a = store.allocs.get(run.id);
     if (!tr || !a || run.stopping || closed) return;
@@ -1473,7 +1467,6 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       });
       return;
     }
-    if (tr.task.Driver === 'raw_exec' && rawExecLoading) await rawExecLoading;
     const driver = drivers.get(tr.task.Driver);
     if (!driver) {
       clientUpdate(run.id, (_x, states) => {
@@ -1567,7 +1560,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         const s = states[name];
         if (s) Object.assign(s, { State: 'pending', Restarts: s.Restarts + 1, LastRestart: iso(now) });
       });
-      void startTask(run, name);
+      startTask(run, name);
       return;
     }
     const success = !r.failed && r.exitCode === 0;
@@ -1621,7 +1614,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         Object.assign(s, { State: 'pending' });
         s.Restarts += 1;
         s.LastRestart = iso(now);
-        tr.timer = later(() => void startTask(run, name), delay / 1e6);
+        tr.timer = later(() => startTask(run, name), delay / 1e6);
       } else if (policy.Mode === 'delay') {
         const wait = Math.max(policy.Delay / 1e6, (tr.restarts[0] ?? now) + policy.Interval / 1e6 - now);
         addEvent(
@@ -1637,7 +1630,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         s.Restarts += 1;
         s.LastRestart = iso(now);
         tr.restarts = [];
-        tr.timer = later(() => void startTask(run, name), wait);
+        tr.timer = later(() => startTask(run, name), wait);
       } else {
         const msg = exceededMessage(policy.Attempts, policy.Interval, policy.Mode);
         addEvent(
