@@ -105,17 +105,50 @@ describe('many waiters', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
-  it('leaves no abort listener behind, whichever way a wait ends', async () => {
+  it('adds one abort listener per signal, however many waits use it, and keeps no waiter in it', async () => {
+    // Arrange
     const watch = createIndexWatch(1);
     const controller = new AbortController();
+    // Act: a wait that is woken, one that times out, then a third one on the same signal
     const woken = watch.waitFor(1, { waitMs: 60_000, signal: controller.signal });
     const timedOut = watch.waitFor(1, { waitMs: 10, signal: controller.signal, random: () => 0 });
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(2);
     await vi.advanceTimersByTimeAsync(10);
     await timedOut;
     watch.advance(2);
     await woken;
-    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const third = watch.waitFor(2, { waitMs: 60_000, signal: controller.signal });
+    // Assert
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    controller.abort();
+    await expect(third).resolves.toBe(2);
+    expect(watch.waiting).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('frees every wait of one signal on its abort, and only those', async () => {
+    const watch = createIndexWatch(1);
+    const shared = new AbortController();
+    const waits = [1, 1, 1].map(() => watch.waitFor(1, { waitMs: 60_000, signal: shared.signal }));
+    const other = watch.waitFor(1, { waitMs: 60_000, signal: new AbortController().signal });
+    shared.abort();
+    await expect(Promise.all(waits)).resolves.toEqual([1, 1, 1]);
+    expect(watch.waiting).toBe(1);
+    watch.advance(2);
+    await expect(other).resolves.toBe(2);
+  });
+
+  it('lets an abort after the wait ended change nothing', async () => {
+    const watch = createIndexWatch(1);
+    const controller = new AbortController();
+    const woken = watch.waitFor(1, { waitMs: 60_000, signal: controller.signal });
+    const other = watch.waitFor(1, { waitMs: 60_000 });
+    watch.advance(2);
+    await woken;
+    const later = watch.waitFor(2, { waitMs: 60_000 });
+    controller.abort();
+    expect(watch.waiting).toBe(1);
+    watch.advance(3);
+    await expect(Promise.all([other, later])).resolves.toEqual([2, 3]);
   });
 
   it('frees aborted waiters among many and keeps the others waiting', async () => {

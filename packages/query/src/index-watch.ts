@@ -60,8 +60,8 @@ interface Waiter {
   readonly after: number;
   readonly deadline: number;
   readonly resolve: (index: number) => void;
+  /** The request's signal, if any. */
   readonly signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
   done: boolean;
 }
 
@@ -72,8 +72,11 @@ interface Waiter {
  * Waiters share two structures: a map from the awaited index to the set of its waiters (so an
  * advance wakes whole groups) and one binary heap of deadlines driven by a single timer (so 10,000
  * waiters cost one timer, not 10,000). A woken or aborted waiter leaves the map at once and the heap
- * lazily; the heap is compacted whenever dead entries outnumber live ones, so nothing leaks. The
- * timer is `unref`'d where the platform supports it.
+ * lazily; the heap is compacted whenever dead entries outnumber live ones, so nothing leaks. Each
+ * distinct `AbortSignal` gets one abort listener, shared by all the waits that use it; it is left
+ * attached (holding an empty set) when those waits end, because removing a listener costs more
+ * than the rest of a wake-up, and it goes away with the signal. The timer is `unref`'d where the
+ * platform supports it. Deadlines are rounded up to whole milliseconds.
  *
  * @param initial - The starting index.
  * @param options - The clock.
@@ -98,13 +101,43 @@ export function createIndexWatch(initial = 0, options: IndexWatchOptions = {}): 
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timerAt = Number.POSITIVE_INFINITY;
 
+  // One abort listener per signal, not per waiter, and one handler function for all signals. The
+  // listener stays attached when the waits of its signal end (`null` entry): removing it costs more
+  // than the rest of a wake-up, its size is bounded by the live signals, and it goes with the signal.
+  const bySignal = new WeakMap<AbortSignal, Waiter | Set<Waiter> | null>();
+
+  const onAbort = (event: Event): void => {
+    const signal = event.target as AbortSignal;
+    const entry = bySignal.get(signal);
+    bySignal.delete(signal);
+    if (entry === undefined || entry === null) return;
+    for (const waiter of entry instanceof Set ? [...entry] : [entry]) {
+      leave(waiter);
+      settle(waiter);
+    }
+    schedule();
+  };
+
+  const track = (signal: AbortSignal, waiter: Waiter): void => {
+    const entry = bySignal.get(signal);
+    if (entry === undefined) {
+      signal.addEventListener('abort', onAbort, { once: true });
+      bySignal.set(signal, waiter);
+    } else if (entry === null) bySignal.set(signal, waiter);
+    else if (entry instanceof Set) entry.add(waiter);
+    else bySignal.set(signal, new Set([entry, waiter]));
+  };
+
+  const untrack = (signal: AbortSignal, waiter: Waiter): void => {
+    const entry = bySignal.get(signal);
+    if (entry === waiter) bySignal.set(signal, null);
+    else if (entry instanceof Set) entry.delete(waiter);
+  };
+
   const settle = (waiter: Waiter): void => {
     waiter.done = true;
     live--;
-    if (waiter.onAbort !== undefined) {
-      waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.onAbort = undefined;
-    }
+    if (waiter.signal !== undefined) untrack(waiter.signal, waiter);
     waiter.resolve(current);
   };
 
@@ -209,20 +242,12 @@ export function createIndexWatch(initial = 0, options: IndexWatchOptions = {}): 
       if (current > after || signal?.aborted === true) return Promise.resolve(current);
       const deadline = Math.ceil(now() + waitMs + random() * (waitMs / 16));
       return new Promise<number>((resolve) => {
-        const waiter: Waiter = { after, deadline, resolve, signal, onAbort: undefined, done: false };
+        const waiter: Waiter = { after, deadline, resolve, signal, done: false };
+        if (signal !== undefined) track(signal, waiter);
         live++;
         let group = groups.get(after);
         if (group === undefined) groups.set(after, (group = new Set()));
         group.add(waiter);
-        if (signal !== undefined) {
-          waiter.onAbort = () => {
-            if (waiter.done) return;
-            leave(waiter);
-            settle(waiter);
-            schedule();
-          };
-          signal.addEventListener('abort', waiter.onAbort, { once: true });
-        }
         push(waiter);
         if (deadline < timerAt) schedule();
       });
