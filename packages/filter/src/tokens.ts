@@ -1,0 +1,185 @@
+import { createToken, Lexer, type TokenType } from 'chevrotain';
+
+/**
+ * Tokens of the filter language (chevrotain). Keywords are not reserved: every keyword token is in
+ * the `Name` category, so the parser accepts it wherever a selector segment may go.
+ * @internal
+ * @packageDocumentation
+ */
+
+/** Category of every token that can be a selector's first segment. @internal */
+export const Name: TokenType = createToken({ name: 'Name', pattern: Lexer.NA, label: 'a name' });
+
+/** `[a-zA-Z][a-zA-Z0-9_/]*` @internal */
+export const Identifier: TokenType = createToken({
+  name: 'Identifier',
+  pattern: /[a-zA-Z][a-zA-Z0-9_/]*/,
+  categories: [Name],
+  label: 'a selector',
+});
+
+function keyword(word: string): TokenType {
+  const name = word[0]?.toUpperCase() + word.slice(1);
+  return createToken({
+    name,
+    pattern: new RegExp(word),
+    longer_alt: Identifier,
+    categories: [Name],
+    label: `"${word}"`,
+  });
+}
+
+/** @internal */ export const And: TokenType = keyword('and');
+/** @internal */ export const Or: TokenType = keyword('or');
+/** @internal */ export const Not: TokenType = keyword('not');
+/** @internal */ export const In: TokenType = keyword('in');
+/** @internal */ export const Contains: TokenType = keyword('contains');
+/** @internal */ export const Matches: TokenType = keyword('matches');
+/** @internal */ export const Is: TokenType = keyword('is');
+/** @internal */ export const Empty: TokenType = keyword('empty');
+/** @internal */ export const Nil: TokenType = keyword('nil');
+/** @internal */ export const Any: TokenType = keyword('any');
+/** @internal */ export const All: TokenType = keyword('all');
+/** @internal */ export const As: TokenType = keyword('as');
+
+/** `.name` or `.123` right after a selector piece. @internal */
+export const DotSegment: TokenType = createToken({
+  name: 'DotSegment',
+  pattern: /\.(?:[a-zA-Z][a-zA-Z0-9_/]*|[0-9]+)/,
+  label: '".name"',
+});
+
+/** `"..."`, ending at the first `"`. @internal */
+export const DoubleQuoted: TokenType = createToken({
+  name: 'DoubleQuoted',
+  pattern: /"[^"]*"/,
+  line_breaks: true,
+  label: 'a double-quoted string',
+});
+/** `` `...` `` @internal */
+export const RawString: TokenType = createToken({
+  name: 'RawString',
+  pattern: /`[^`]*`/,
+  line_breaks: true,
+  label: 'a backtick string',
+});
+/** A string that runs to the end of input. @internal */
+export const UnterminatedString: TokenType = createToken({
+  name: 'UnterminatedString',
+  pattern: /["`][^]*/,
+  line_breaks: true,
+  label: 'an unterminated string',
+});
+/** `-?(0|[1-9][0-9]*)(\.[0-9]+)?` @internal */
+export const NumberLiteral: TokenType = createToken({
+  name: 'NumberLiteral',
+  pattern: /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?/,
+  label: 'a number',
+});
+
+/** @internal */ export const Equal: TokenType = createToken({ name: 'Equal', pattern: /==/, label: '"=="' });
+/** @internal */ export const NotEqual: TokenType = createToken({
+  name: 'NotEqual',
+  pattern: /!=/,
+  label: '"!="',
+});
+/** @internal */ export const LParen: TokenType = createToken({
+  name: 'LParen',
+  pattern: /\(/,
+  label: '"("',
+});
+/** @internal */ export const RParen: TokenType = createToken({
+  name: 'RParen',
+  pattern: /\)/,
+  label: '")"',
+});
+/** @internal */ export const LBrace: TokenType = createToken({
+  name: 'LBrace',
+  pattern: /\{/,
+  label: '"{"',
+});
+/** @internal */ export const RBrace: TokenType = createToken({
+  name: 'RBrace',
+  pattern: /\}/,
+  label: '"}"',
+});
+/** @internal */ export const LBracket: TokenType = createToken({
+  name: 'LBracket',
+  pattern: /\[/,
+  label: '"["',
+});
+/** @internal */ export const RBracket: TokenType = createToken({
+  name: 'RBracket',
+  pattern: /\]/,
+  label: '"]"',
+});
+/** @internal */ export const Comma: TokenType = createToken({ name: 'Comma', pattern: /,/, label: '","' });
+/** @internal */ export const Underscore: TokenType = createToken({
+  name: 'Underscore',
+  pattern: /_/,
+  label: '"_"',
+});
+
+/** Space, TAB, CR and LF only. @internal */
+export const WhiteSpace: TokenType = createToken({
+  name: 'WhiteSpace',
+  pattern: /[ \t\r\n]+/,
+  group: Lexer.SKIPPED,
+  line_breaks: true,
+});
+
+/** Every token, in lexing order. @internal */
+export const allTokens: TokenType[] = [
+  WhiteSpace,
+  Equal,
+  NotEqual,
+  LParen,
+  RParen,
+  LBrace,
+  RBrace,
+  LBracket,
+  RBracket,
+  Comma,
+  DoubleQuoted,
+  RawString,
+  UnterminatedString,
+  NumberLiteral,
+  DotSegment,
+  And,
+  Or,
+  Not,
+  In,
+  Contains,
+  Matches,
+  Is,
+  Empty,
+  Nil,
+  Any,
+  All,
+  As,
+  Identifier,
+  Underscore,
+  Name,
+];
+
+/** Keyword token types by their text. @internal */
+export const keywordTokens: ReadonlyMap<string, TokenType> = new Map([
+  ['and', And],
+  ['or', Or],
+  ['not', Not],
+  ['in', In],
+  ['contains', Contains],
+  ['matches', Matches],
+  ['is', Is],
+  ['empty', Empty],
+  ['nil', Nil],
+  ['any', Any],
+  ['all', All],
+  ['as', As],
+]);
+
+/** The lexer, created once. @internal */
+export const filterLexer: Lexer = new Lexer(allTokens, {
+  positionTracking: 'onlyOffset',
+  ensureOptimizations: false,
+});
