@@ -1,0 +1,213 @@
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../http/server.js';
+
+/**
+ * End-to-end: the real server (startServer) with its cluster, the event stream over real HTTP,
+ * and real jobs registered through the API.
+ */
+
+interface StreamedEvent {
+  Topic: string;
+  Type: string;
+  Key: string;
+  Namespace: string;
+  FilterKeys: string[] | null;
+  Index: number;
+  Payload: Record<string, unknown>;
+}
+interface Batch {
+  Index: number;
+  Events: StreamedEvent[];
+}
+
+let server: RunningServer;
+let base: URL;
+
+beforeAll(async () => {
+  server = await startServer({ schedulerPort: 0, nodes: 2, heartbeatMs: 200 });
+  base = new URL(server.scheduler.url);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** An open stream: batches as they arrive (heartbeats counted apart). */
+interface Stream {
+  readonly batches: Batch[];
+  heartbeats: number;
+  response: IncomingMessage;
+  /** Resolves once `check` holds for the batches received so far. */
+  until(check: (batches: Batch[]) => boolean, timeoutMs?: number): Promise<void>;
+  close(): void;
+}
+
+function openStream(path: string): Promise<Stream> {
+  return new Promise((resolve, reject) => {
+    let req: ClientRequest | undefined = undefined;
+    req = httpRequest({ host: base.hostname, port: base.port, path }, (response) => {
+      const watchers = new Set<() => void>();
+      const stream: Stream = {
+        batches: [],
+        heartbeats: 0,
+        response,
+        until: (check, timeoutMs = 10_000) =>
+          new Promise<void>((done, fail) => {
+            const timer = setTimeout(() => {
+              watchers.delete(test);
+              fail(new Error(`timed out; got ${JSON.stringify(stream.batches.map((b) => b.Index))}`));
+            }, timeoutMs);
+            const test = (): void => {
+              if (!check(stream.batches)) return;
+              clearTimeout(timer);
+              watchers.delete(test);
+              done();
+            };
+            watchers.add(test);
+            test();
+          }),
+        close: () => req?.destroy(),
+      };
+      let rest = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        rest += chunk;
+        for (let at = rest.indexOf('\n'); at >= 0; at = rest.indexOf('\n')) {
+          const value = JSON.parse(rest.slice(0, at)) as Partial<Batch>;
+          rest = rest.slice(at + 1);
+          if (value.Events === undefined) stream.heartbeats += 1;
+          else stream.batches.push(value as Batch);
+        }
+        for (const watcher of watchers) watcher();
+      });
+      resolve(stream);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(new URL(path, base), {
+    method,
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  const text = await response.text();
+  return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+function job(id: string, count = 1): unknown {
+  return {
+    Job: {
+      ID: id,
+      Type: 'service',
+      Datacenters: ['dc1'],
+      TaskGroups: [
+        {
+          Name: 'group',
+          Count: count,
+          Tasks: [{ Name: 'task', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
+        },
+      ],
+    },
+  };
+}
+
+const events = (batches: Batch[]): StreamedEvent[] => batches.flatMap((b) => b.Events);
+const has = (batches: Batch[], type: string, key?: string): boolean =>
+  events(batches).some(
+    (e) => e.Type === type && (key === undefined || e.Key === key || e.FilterKeys?.includes(key)),
+  );
+const signature = (e: StreamedEvent): string => `${e.Index}/${e.Topic}/${e.Type}/${e.Key}`;
+
+describe('event stream end to end', () => {
+  it('delivers JobRegistered, EvaluationUpdated and AllocationCreated of a registration in index order', async () => {
+    // Arrange
+    const stream = await openStream('/v1/event/stream?topic=Job&topic=Evaluation&topic=Allocation');
+    // Act
+    const registered = await api('POST', '/v1/jobs', job('e2e-order'));
+    await stream.until((b) => has(b, 'AllocationCreated', 'e2e-order'));
+    stream.close();
+    // Assert
+    expect(registered.status).toBe(200);
+    const mine = events(stream.batches).filter(
+      (e) => e.Key === 'e2e-order' || e.FilterKeys?.includes('e2e-order'),
+    );
+    const types = mine.map((e) => e.Type);
+    expect(types.indexOf('JobRegistered')).toBeGreaterThanOrEqual(0);
+    expect(types.indexOf('JobRegistered')).toBeLessThan(types.indexOf('EvaluationUpdated'));
+    expect(types.indexOf('EvaluationUpdated')).toBeLessThan(types.indexOf('AllocationCreated'));
+    const indexes = stream.batches.map((b) => b.Index);
+    expect(indexes).toEqual([...indexes].sort((x, y) => x - y));
+    expect(new Set(indexes).size).toBe(indexes.length);
+    const created = mine.find((e) => e.Type === 'AllocationCreated');
+    expect(created?.Payload['Allocation']).toMatchObject({ JobID: 'e2e-order' });
+    expect(created?.Payload['Allocation']).not.toHaveProperty('Job');
+    expect(stream.response.headers['content-type']).toBe('application/json');
+  });
+
+  it('resumes after a dropped connection from the last index + 1 with nothing lost or repeated', async () => {
+    // Arrange: a first connection that sees part of the history and then drops
+    const first = await openStream('/v1/event/stream?topic=Job&topic=Evaluation&topic=Allocation');
+    await api('POST', '/v1/jobs', job('e2e-resume-a'));
+    await first.until((b) => has(b, 'AllocationCreated', 'e2e-resume-a'));
+    first.close();
+    const last = first.batches.at(-1)?.Index ?? 0;
+    // Act: writes while disconnected, then resume
+    await api('POST', '/v1/jobs', job('e2e-resume-b', 2));
+    await api('DELETE', '/v1/job/e2e-resume-a');
+    const second = await openStream(
+      `/v1/event/stream?topic=Job&topic=Evaluation&topic=Allocation&index=${last + 1}`,
+    );
+    await second.until(
+      (b) => has(b, 'JobDeregistered', 'e2e-resume-a') && has(b, 'AllocationCreated', 'e2e-resume-b'),
+    );
+    second.close();
+    // Assert: first + second equals one uninterrupted read of the same range
+    const full = await openStream(
+      `/v1/event/stream?topic=Job&topic=Evaluation&topic=Allocation&index=${first.batches[0]?.Index ?? 0}`,
+    );
+    const end = second.batches.at(-1)?.Index ?? 0;
+    await full.until((b) => (b.at(-1)?.Index ?? 0) >= end);
+    full.close();
+    const joined = [...events(first.batches), ...events(second.batches)].map(signature);
+    const reference = events(full.batches.filter((b) => b.Index <= end)).map(signature);
+    expect(joined).toEqual(reference);
+    expect(new Set(joined).size).toBe(joined.length);
+  });
+
+  it('filters by topic and by filter key', async () => {
+    // Arrange
+    const jobOnly = await openStream('/v1/event/stream?topic=Job:e2e-filter-a');
+    const allocsOfA = await openStream('/v1/event/stream?topic=Allocation:e2e-filter-a');
+    // Act
+    await api('POST', '/v1/jobs', job('e2e-filter-b'));
+    await api('POST', '/v1/jobs', job('e2e-filter-a'));
+    await allocsOfA.until((b) => has(b, 'AllocationCreated'));
+    await jobOnly.until((b) => has(b, 'JobRegistered'));
+    jobOnly.close();
+    allocsOfA.close();
+    // Assert
+    expect(events(jobOnly.batches).every((e) => e.Topic === 'Job' && e.Key === 'e2e-filter-a')).toBe(true);
+    expect(
+      events(allocsOfA.batches).every(
+        (e) => e.Topic === 'Allocation' && e.FilterKeys?.includes('e2e-filter-a'),
+      ),
+    ).toBe(true);
+  });
+
+  it('sends heartbeats at the configured interval', async () => {
+    const stream = await openStream('/v1/event/stream?topic=Node&index=999999999');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    stream.close();
+    expect(stream.heartbeats).toBeGreaterThanOrEqual(2);
+  });
+
+  it('answers 400 for a bad index, before any byte of stream', async () => {
+    const response = await fetch(new URL('/v1/event/stream?index=abc', base));
+    expect(response.status).toBe(400);
+    expect(await response.text()).toBe('Invalid index');
+  });
+});

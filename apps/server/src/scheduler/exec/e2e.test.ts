@@ -1,0 +1,225 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type RunningServer } from '../../http/server.js';
+
+/**
+ * End-to-end: the real server (startServer, raw_exec enabled), a raw_exec job running a real
+ * process, exec over a real WebSocket, and the allocation lifecycle endpoints reaching the process.
+ */
+
+let server: RunningServer;
+let base: URL;
+let allocId: string;
+
+const SCRIPT = ['echo $$ > pid', "trap 'echo got-usr1 >> signals' USR1", 'while :; do sleep 0.05; done'].join(
+  '; ',
+);
+
+async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+  const response = await fetch(new URL(path, base), {
+    method,
+    ...(body === undefined
+      ? {}
+      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+  });
+  const text = await response.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text) as unknown;
+  } catch {
+    // plain-text error
+  }
+  return { status: response.status, json };
+}
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() - started > timeoutMs) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+interface ExecResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number | undefined;
+  close: { code: number; reason: string };
+}
+
+/** Runs one exec session to its end; `script` may drive it once it is open. */
+function exec(
+  query: Record<string, string>,
+  script: (socket: WebSocket, output: () => string) => Promise<void> | void = () => undefined,
+  alloc = allocId,
+): Promise<ExecResult> {
+  const url = new URL(`/v1/client/allocation/${alloc}/exec`, base);
+  url.protocol = 'ws:';
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const socket = new WebSocket(url);
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  let exitCode: number | undefined;
+  socket.addEventListener('message', (event) => {
+    const frame = JSON.parse(String(event.data)) as {
+      stdout?: { data?: string };
+      stderr?: { data?: string };
+      exited?: boolean;
+      result?: { exit_code: number };
+    };
+    if (frame.stdout?.data !== undefined) out.push(Buffer.from(frame.stdout.data, 'base64'));
+    if (frame.stderr?.data !== undefined) err.push(Buffer.from(frame.stderr.data, 'base64'));
+    if (frame.exited === true) exitCode = frame.result?.exit_code;
+  });
+  socket.addEventListener('open', () => {
+    void script(socket, () => Buffer.concat(out).toString('utf8'));
+  });
+  return new Promise((resolve) => {
+    socket.addEventListener('close', (event) => {
+      resolve({
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        exitCode,
+        close: { code: event.code, reason: event.reason },
+      });
+    });
+  });
+}
+
+const run = (command: string[], extra: Record<string, string> = {}): Promise<ExecResult> =>
+  exec({ command: JSON.stringify(command), task: 'worker', ...extra });
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+beforeAll(async () => {
+  server = await startServer({ schedulerPort: 0, nodes: 1, enableRawExec: true });
+  base = new URL(server.scheduler.url);
+  const registered = await api('POST', '/v1/jobs', {
+    Job: {
+      ID: 'e2e-raw',
+      Type: 'service',
+      Datacenters: ['dc1'],
+      TaskGroups: [
+        {
+          Name: 'group',
+          Count: 1,
+          Tasks: [
+            {
+              Name: 'worker',
+              Driver: 'raw_exec',
+              Config: { command: 'sh', args: ['-c', SCRIPT] },
+              Env: { GREETING: 'from the job' },
+              Resources: { CPU: 100, MemoryMB: 64 },
+            },
+          ],
+        },
+      ],
+    },
+  });
+  if (registered.status !== 200)
+    throw new Error(`job registration failed: ${JSON.stringify(registered.json)}`);
+  allocId = await until(async () => {
+    const { json } = await api('GET', '/v1/job/e2e-raw/allocations');
+    const allocs = json as { ID: string; ClientStatus: string }[];
+    return allocs.find((a) => a.ClientStatus === 'running')?.ID;
+  });
+  await until(async () => ((await run(['cat', 'pid'])).stdout.trim() === '' ? undefined : true));
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('exec end to end', () => {
+  it('runs echo in the task and returns its output and exit code 0', async () => {
+    const result = await run(['echo', 'hello']);
+    expect(result).toMatchObject({ stdout: 'hello\n', exitCode: 0, close: { code: 1000 } });
+  });
+
+  it("returns the exit code of sh -c 'exit 3'", async () => {
+    expect((await run(['sh', '-c', 'exit 3'])).exitCode).toBe(3);
+  });
+
+  it("runs in the allocation's task directory with the task's environment", async () => {
+    const result = await run(['sh', '-c', 'pwd; echo "$GREETING $SKED_ALLOC_ID"']);
+    expect(result.stdout).toBe(
+      `${server.scheduler.cluster.taskDir(allocId, 'worker')}\nfrom the job ${allocId}\n`,
+    );
+  });
+
+  it('resizes a tty session', async () => {
+    const result = await exec(
+      {
+        command: JSON.stringify(['sh', '-c', 'read a; stty size; read b; stty size']),
+        task: 'worker',
+        tty: 'true',
+      },
+      async (socket, output) => {
+        const send = (frame: unknown): void => socket.send(JSON.stringify(frame));
+        const enter = { stdin: { data: Buffer.from('\r').toString('base64') } };
+        send({ tty_size: { height: 30, width: 90 } });
+        send(enter);
+        await until(() => Promise.resolve(output().includes('30 90') ? true : undefined));
+        send({ tty_size: { height: 45, width: 160 } });
+        send(enter);
+      },
+    );
+    expect(result.stdout).toContain('30 90');
+    expect(result.stdout).toContain('45 160');
+    expect(result.exitCode).toBe(0);
+  });
+
+  it('closes with 1008 and a clear reason for an unknown task', async () => {
+    const result = await exec({ command: '["echo"]', task: 'nope' });
+    expect(result.close).toEqual({ code: 1008, reason: `task "nope" not found in allocation ${allocId}` });
+    expect(result.exitCode).toBeUndefined();
+  });
+
+  it('closes with 1008 for an unknown allocation', async () => {
+    const result = await exec(
+      { command: '["echo"]', task: 'worker' },
+      undefined,
+      '00000000-0000-4000-8000-000000000000',
+    );
+    expect(result.close).toEqual({ code: 1008, reason: 'alloc not found' });
+  });
+
+  it('delivers a signal sent through the API to the raw_exec process', async () => {
+    const signalled = await api('POST', `/v1/client/allocation/${allocId}/signal`, { Signal: 'SIGUSR1' });
+    expect(signalled.status).toBe(200);
+    const seen = await until(async () => {
+      const { stdout } = await run(['sh', '-c', 'cat signals 2>/dev/null || true']);
+      return stdout.includes('got-usr1') ? stdout : undefined;
+    });
+    expect(seen).toContain('got-usr1');
+  });
+
+  it('restarts the raw_exec process through the API, then stops it', async () => {
+    // Arrange
+    const before = Number((await run(['cat', 'pid'])).stdout.trim());
+    expect(alive(before)).toBe(true);
+    // Act: restart
+    const restarted = await api('POST', `/v1/client/allocation/${allocId}/restart`, {});
+    // Assert: a new process replaced the old one
+    expect(restarted.status).toBe(200);
+    const after = await until(async () => {
+      const pid = Number((await run(['cat', 'pid'])).stdout.trim());
+      return pid !== before && alive(pid) ? pid : undefined;
+    });
+    expect(alive(before)).toBe(false);
+    // Act: stop
+    const stopped = await api('POST', `/v1/allocation/${allocId}/stop`);
+    expect(stopped.status).toBe(200);
+    // Assert: the process is gone
+    await until(() => Promise.resolve(alive(after) ? undefined : true));
+    expect(alive(after)).toBe(false);
+  });
+});
