@@ -469,6 +469,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       const d = { ...plan.deployment, ModifyIndex: tx.index, ModifyTime: nowNs() };
       tx.put('deployments', d);
       deploymentEvent(tx, 'PlanResult', d);
+      if (d.Status === 'running') completeIfHealthy(tx, d);
       tx.after(() => armProgressDeadline(d.ID));
     }
     for (const v of plan.claims) {
@@ -1833,7 +1834,20 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         return;
       }
     }
-    if (groups.every((g) => g.HealthyAllocs >= g.DesiredTotal && (g.DesiredCanaries === 0 || g.Promoted))) {
+    if (completeIfHealthy(tx, d)) return;
+    tx.put('deployments', d);
+    if (job) makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+    tx.after(() => armProgressDeadline(d.ID));
+  };
+
+  /** Marks a deployment successful (and its job version stable) once every group is healthy. */
+  const completeIfHealthy = (tx: Txn, d: Deployment): boolean => {
+    const groups = Object.values(d.TaskGroups);
+    const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
+    if (
+      groups.length > 0 &&
+      groups.every((g) => g.HealthyAllocs >= g.DesiredTotal && (g.DesiredCanaries === 0 || g.Promoted))
+    ) {
       d.Status = 'successful';
       d.StatusDescription = 'Deployment completed successfully';
       tx.put('deployments', d);
@@ -1846,11 +1860,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         tx.put('jobs', j);
         jobEvent(tx, 'JobRegistered', j);
       }
-      return;
+      return true;
     }
-    tx.put('deployments', d);
-    if (job) makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
-    tx.after(() => armProgressDeadline(d.ID));
+    return false;
   };
 
   const armProgressDeadline = (id: string): void => {

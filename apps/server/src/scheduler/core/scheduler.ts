@@ -255,7 +255,10 @@ function selectNode(
         const v = volumeOf(ctx, world, job.Namespace, req.Source);
         if (!v) filtered = `missing CSI Volume ${req.Source}`;
         else if (!v.Schedulable) filtered = `CSI volume ${req.Source} is unschedulable`;
-        else if (!req.ReadOnly && v.AccessMode.includes('single-writer')) {
+        else if (
+          !req.ReadOnly &&
+          (v.AccessMode === 'single-node-writer' || v.AccessMode === 'multi-node-single-writer')
+        ) {
           const writers = Object.values(v.Claims).filter((cl) => {
             if (cl.Mode !== 'write') return false;
             const a = ctx.tx.get('allocs', cl.AllocationID);
@@ -541,16 +544,6 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
       if (oldGroup && !tasksUpdated(oldGroup, g)) inPlace.push(a);
       else destructive.push(a);
     }
-    for (const a of inPlace) {
-      const updated: Allocation = { ...a, Job: job, JobVersion: job.Version };
-      if (dep || (wantsDeployment && g.Update)) {
-        const dd = ensureDeployment();
-        if (dd) updated.DeploymentID = dd.ID;
-      }
-      plan.inPlace.push(updated);
-      d.InPlaceUpdate++;
-    }
-
     // Canaries: before a promoted deployment, place canaries and leave the old allocations.
     const canaryWanted = g.Update && g.Update.Canary > 0 && destructive.length > 0 ? g.Update.Canary : 0;
     const depState = dep?.TaskGroups[g.Name];
@@ -574,7 +567,7 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
     }
 
     // Too many: stop the extras, outdated and highest-named first.
-    let keep = [...current, ...destructive];
+    let keep = [...current, ...inPlace, ...destructive];
     const slots = g.Count - complete.length - occupied;
     if (keep.length > Math.max(0, slots)) {
       const ordered = [...keep].sort((a, b) => {
@@ -592,6 +585,30 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
       keep = keep.filter((a) => !ordered.slice(0, extra).includes(a));
     }
     const destructiveLeft = destructive.filter((a) => keep.includes(a));
+    for (const a of inPlace.filter((x) => keep.includes(x))) {
+      const updated: Allocation = { ...a, Job: job, JobVersion: job.Version };
+      if (dep || (wantsDeployment && g.Update)) {
+        const dd = ensureDeployment();
+        if (dd) {
+          updated.DeploymentID = dd.ID;
+          groupState(dd, g, 0, ctx.now);
+          const st = dd.TaskGroups[g.Name];
+          if (st && a.DeploymentID !== dd.ID) {
+            st.PlacedAllocs++;
+            if (a.ClientStatus === 'running') st.HealthyAllocs++;
+          }
+          if (a.ClientStatus === 'running')
+            updated.DeploymentStatus = {
+              Healthy: true,
+              Timestamp: new Date(ctx.now).toISOString(),
+              Canary: false,
+              ModifyIndex: 0,
+            };
+        }
+      }
+      plan.inPlace.push(updated);
+      d.InPlaceUpdate++;
+    }
     d.Ignore += keep.filter((a) => current.includes(a)).length;
 
     // Destructive updates, limited by max_parallel while a deployment is in progress.
