@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+
+import { describe, expect, it } from 'vitest';
+
+import { ClusterError } from './errors.js';
+import { parseJobHcl } from './hcl.js';
+
+const web = readFileSync(new URL('./test/fixtures/web.hcl', import.meta.url), 'utf8');
+const opts = { region: 'global' };
+
+async function rejection(p: Promise<unknown>): Promise<ClusterError> {
+  const error = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(ClusterError.is(error)).toBe(true);
+  return error as ClusterError;
+}
+
+describe('parseJobHcl', () => {
+  it('maps a realistic job file onto the Job structure', async () => {
+    const job = await parseJobHcl({ hcl: web }, opts);
+    expect(job).toMatchObject({
+      ID: 'web',
+      Name: 'web',
+      Datacenters: ['dc1'],
+      Type: 'service',
+      Priority: 60,
+      Meta: { team: 'platform' },
+      Constraints: [
+        { LTarget: '${attr.kernel.name}', RTarget: 'linux', Operand: '=' },
+        { LTarget: '', RTarget: 'true', Operand: 'distinct_hosts' },
+      ],
+      Update: { MaxParallel: 1, MinHealthyTime: 10e9, HealthyDeadline: 180e9, AutoRevert: true },
+    });
+    const g = job.TaskGroups[0]!;
+    expect(g).toMatchObject({
+      Name: 'frontend',
+      Count: 3,
+      RestartPolicy: { Attempts: 3, Interval: 600e9, Delay: 15e9, Mode: 'delay' },
+      EphemeralDisk: { SizeMB: 500 },
+      Volumes: { data: { Name: 'data', Type: 'csi', Source: 'data-vol', ReadOnly: true } },
+    });
+    expect(g.Networks).toEqual([
+      {
+        ReservedPorts: [{ Label: 'admin', Value: 9000, To: 0, HostNetwork: '' }],
+        DynamicPorts: [{ Label: 'http', Value: 0, To: 8080, HostNetwork: '' }],
+      },
+    ]);
+    const task = g.Tasks[0]!;
+    expect(task).toMatchObject({
+      Name: 'server',
+      Driver: 'mock',
+      Config: { run_for: '1h', image: 'web:1.0', args: ['--port', '${NOMAD_PORT_http}', '--name=web:1.0'] },
+      Env: { MODE: 'production' },
+      Resources: { CPU: 250, MemoryMB: 128 },
+      KillTimeout: 20e9,
+    });
+    expect(task.Services).toEqual([
+      {
+        Name: 'web',
+        PortLabel: 'http',
+        Tags: ['v1'],
+        Checks: [{ Type: 'http', Path: '/health', Interval: 10e9, Timeout: 2e9 }],
+      },
+    ]);
+  });
+
+  it('applies var-file content and flags, flags last', async () => {
+    const job = await parseJobHcl(
+      { hcl: web, variables: 'image = "web:2.0"\nreplicas = 4\n', variableFlags: { image: 'web:3.0' } },
+      opts,
+    );
+    expect(job.TaskGroups[0]?.Count).toBe(5);
+    expect(job.TaskGroups[0]?.Tasks[0]?.Config).toMatchObject({ image: 'web:3.0' });
+    const flagged = await parseJobHcl({ hcl: web, variableFlags: { replicas: '1' } }, opts);
+    expect(flagged.TaskGroups[0]?.Count).toBe(2);
+  });
+
+  it('fills defaults with Canonicalize', async () => {
+    const job = await parseJobHcl(
+      {
+        hcl: 'job "x" {\n  group "g" {\n    task "t" {\n      driver = "mock"\n    }\n  }\n}\n',
+        canonicalize: true,
+        namespace: 'prod',
+      },
+      opts,
+    );
+    expect(job).toMatchObject({
+      ID: 'x',
+      Namespace: 'prod',
+      Region: 'global',
+      Type: 'service',
+      Priority: 50,
+      Datacenters: ['*'],
+    });
+    expect(job.TaskGroups[0]).toMatchObject({ Count: 1, EphemeralDisk: { SizeMB: 300 } });
+    expect(job.TaskGroups[0]?.Tasks[0]?.Resources).toMatchObject({ CPU: 100, MemoryMB: 300 });
+    const raw = await parseJobHcl(
+      { hcl: 'job "x" {\n  group "g" {\n    task "t" {\n      driver = "mock"\n    }\n  }\n}\n' },
+      opts,
+    );
+    expect(raw['Priority']).toBeUndefined();
+  });
+
+  it('reports bad HCL with its position', async () => {
+    const e = await rejection(parseJobHcl({ hcl: 'job "x" {\n  count = \n}\n' }, opts));
+    expect(e.status).toBe(400);
+    expect(e.message).toBe(
+      'Failed to parse job.hcl: job.hcl:2,11-3,1: Invalid expression; Expected the start of an expression, but found an invalid expression token.',
+    );
+  });
+
+  it.each([
+    [
+      { hcl: web, hclV1: true },
+      'The HCLv1 (legacy) job parser is not supported by this server: submit the job in HCL2 with HCLv1 false.',
+    ],
+    [{ hcl: '   ' }, 'JobHCL is empty: expected the text of a job file.'],
+    [
+      { hcl: 'variable "v" {}\n' },
+      'Required variable "v" is not set: give it a default, or set it in Variables or VariableFlags.',
+    ],
+    [{ hcl: 'group "g" {\n}\n' }, 'The job file has no job block: expected job "<name>" { ... }.'],
+    [
+      { hcl: 'job "a" {\n}\njob "b" {\n}\n' },
+      'The job file has 2 job blocks ("a", "b"): expected exactly one.',
+    ],
+    [
+      { hcl: web, variableFlags: { nope: '1' } },
+      'Variable "nope" set in VariableFlags is not declared in the job: declare it with a variable block.',
+    ],
+    [
+      { hcl: 'job "x" {\n  priority = var.p\n}\n' },
+      'Unknown variable "p" referenced at job["x"].priority: declare it with a variable block.',
+    ],
+    [
+      { hcl: 'job "x" {\n  name = upper("a")\n}\n' },
+      'Unsupported expression "upper("a")" at job["x"].name: only variables (var.x), locals (local.x), literals and arithmetic are evaluated; functions are not supported.',
+    ],
+    [
+      { hcl: 'job "x" {\n  group "g" {\n    shutdown_delay = "soon"\n  }\n}\n' },
+      'Invalid duration "soon" at job["x"].group["g"].shutdown_delay: expected a value such as "30s", "5m" or "1h30m".',
+    ],
+  ])('rejects %j', async (input, message) => {
+    const e = await rejection(parseJobHcl(input, opts));
+    expect(e.message).toBe(message);
+  });
+});
