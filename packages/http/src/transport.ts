@@ -22,7 +22,12 @@ export type FetchLike = (input: string, init: FetchInit) => Promise<Response>;
  * when TLS options are configured) and `duplex` for streamed bodies.
  * @since 0.1.0
  */
-export type FetchInit = Omit<RequestInit, 'dispatcher'> & { dispatcher?: unknown; duplex?: 'half' };
+export type FetchInit = Omit<RequestInit, 'dispatcher'> & {
+  /** undici dispatcher carrying the TLS settings (absent without TLS options). */
+  dispatcher?: unknown;
+  /** `"half"` when the body is a stream, as fetch requires. */
+  duplex?: 'half';
+};
 
 /**
  * One query-string value: arrays repeat the parameter; `undefined`, `null` and `false` leave it out;

@@ -61,7 +61,12 @@ export function namespaceIdKey(namespace: string, id: string): string {
  * @since 0.1.0
  */
 export function namespaceIdOrdering<
-  T extends { readonly Namespace: string; readonly ID: string },
+  T extends {
+    /** The item's namespace. */
+    readonly Namespace: string;
+    /** The item's ID. */
+    readonly ID: string;
+  },
 >(): Ordering<T> {
   return {
     id: (item) => namespaceIdKey(item.Namespace, item.ID),
@@ -102,7 +107,12 @@ const CREATE_INDEX_TOKEN = /^(\d{1,20})(?:\.([\s\S]*))?$/;
  * @since 0.1.0
  */
 export function createIndexOrdering<
-  T extends { readonly CreateIndex: number; readonly ID: string },
+  T extends {
+    /** Index of the write that created the item. */
+    readonly CreateIndex: number;
+    /** The item's ID. */
+    readonly ID: string;
+  },
 >(): Ordering<T> {
   return {
     id: (item) => item.ID,
@@ -124,7 +134,12 @@ export function createIndexOrdering<
  * @returns The ordering.
  * @since 0.1.0
  */
-export function idOrdering<T extends { readonly ID: string }>(): Ordering<T> {
+export function idOrdering<
+  T extends {
+    /** The item's ID. */
+    readonly ID: string;
+  },
+>(): Ordering<T> {
   return {
     id: (item) => item.ID,
     key: (item) => item.ID,

@@ -20,7 +20,10 @@ export interface PageResponse<T> {
   /** The items of the page. */
   readonly data: readonly T[];
   /** Response metadata; only `nextToken` is read. */
-  readonly meta: { readonly nextToken?: string | undefined };
+  readonly meta: {
+    /** Token of the next page; absent or empty on the last page. */
+    readonly nextToken?: string | undefined;
+  };
 }
 
 /**

@@ -15,7 +15,18 @@ export const MAX_WAIT_MS: number = 10 * 60_000;
  * @since 0.1.0
  */
 export type ParseWaitResult =
-  { readonly ok: true; readonly ms: number } | { readonly ok: false; readonly message: 'Invalid wait time' };
+  | {
+      /** The text was a valid wait. */
+      readonly ok: true;
+      /** Blocking time in milliseconds, default applied and capped. */
+      readonly ms: number;
+    }
+  | {
+      /** The text was not a valid wait. */
+      readonly ok: false;
+      /** The service's error message. */
+      readonly message: 'Invalid wait time';
+    };
 
 const UNIT_MS: Readonly<Record<string, number>> = {
   ns: 1e-6,

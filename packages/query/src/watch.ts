@@ -19,7 +19,10 @@ export interface WatchCursor {
  */
 export interface WatchResponse {
   /** Response metadata. */
-  readonly meta: { readonly index?: number | undefined };
+  readonly meta: {
+    /** Index of what was read (`X-Svc-Index`). */
+    readonly index?: number | undefined;
+  };
 }
 
 /**
