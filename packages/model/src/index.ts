@@ -119,6 +119,7 @@ export {
   JobStabilityRequest,
   JobStabilityResponse,
   JobVersionsResponse,
+  MaxDispatchPayloadBytes,
 } from './job-requests.js';
 // Allocations
 export {

@@ -10,8 +10,17 @@ import { Nullable, NullableArray, StringMap } from './internal/schema.js';
 import { JobDiff } from './job-diff.js';
 import { Job, JobInput, JobSubmissionInput } from './job.js';
 
-/** Largest base64 text whose decoded size fits the 16384-byte dispatch payload limit. */
-const MaxDispatchPayloadBase64 = 21848;
+/**
+ * Largest dispatch payload, in bytes once decoded.
+ *
+ * @remarks The schema bounds the base64 text to 21848 characters (the encoded length of 16384 bytes);
+ * since 16385 and 16386 bytes encode to the same length, the exact decoded size is for the server to check.
+ * @since 0.1.0
+ */
+export const MaxDispatchPayloadBytes = 16384;
+
+/** Largest base64 text whose decoded size can fit the dispatch payload limit. */
+const MaxDispatchPayloadBase64 = Math.ceil(MaxDispatchPayloadBytes / 3) * 4;
 
 /**
  * Body of `POST /v1/jobs` (create) and `POST /v1/job/:job_id` (update).
