@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
+import { filter, filterBuilder, parseFilter, printFilter } from '@sked/filter';
+
 import { address, fakeClient, fakeFetch } from '../test/fake-fetch.js';
 import { ApiError, createClient, createTransport } from './index.js';
 
@@ -135,5 +137,34 @@ describe('errors', () => {
     const { client, calls } = fakeClient(() => ({ status: 500, text: 'internal error' }));
     await expect(client.jobs.create({ ID: 'web' } as never)).rejects.toMatchObject({ status: 500 });
     expect(calls).toHaveLength(1);
+  });
+});
+
+describe('filters', () => {
+  it('sends a built expression as its printed text, which parses back to the same expression', async () => {
+    // Arrange
+    const f = filterBuilder<{ Status: string; Meta: Record<string, string>; Datacenters: string[] }>();
+    const expression = f.and(
+      f.eq('Status', 'running'),
+      f.contains('Datacenters', 'dc1'),
+      f.eq('Meta.owner', 'team "a"'),
+    );
+    const { client, calls } = fakeClient(() => ({ json: [] }));
+    // Act
+    await client.jobs.list({ filter: expression });
+    // Assert
+    const sent = calls[0]?.query['filter'] ?? '';
+    expect(sent).toBe(printFilter(expression));
+    const reparsed = parseFilter(sent);
+    expect(reparsed.ok).toBe(true);
+    expect(reparsed.ok && printFilter(reparsed.ast)).toBe(sent);
+  });
+
+  it('refuses a built expression together with a prefix, like text', async () => {
+    const { client, calls } = fakeClient(() => ({ json: [] }));
+    await expect(
+      client.allocations.list({ prefix: 'ab', filter: filter.eq('JobID', 'web') }),
+    ).rejects.toThrow('Filter expression cannot be used with other filter parameters');
+    expect(calls).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-import { printFilter } from '@sked/filter';
+import { printFilter, type Expression } from '@sked/filter';
 
 import { InvalidRequestError } from '../errors.js';
 import { quote } from './validate.js';
@@ -7,7 +7,7 @@ import { quote } from './validate.js';
  * A filter as text, or as an expression built with `@sked/filter` (printed to text before it is
  * sent).
  */
-export type FilterInput = string | Parameters<typeof printFilter>[0];
+export type FilterInput = string | Expression;
 
 /** The server's own message for `filter` combined with another filtering parameter. */
 export const filterConflictMessage = 'Filter expression cannot be used with other filter parameters';
