@@ -259,6 +259,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   const evalTimers = new Map<string, TimerHandle>();
   const deploymentTimers = new Map<string, TimerHandle>();
   const noShutdownDelay = new Set<string>();
+  /** Allocations the clients have not finished, and blocked evaluations (caches kept after each commit). */
+  const activeAllocs = new Set<string>();
+  const blockedEvals = new Set<string>();
   const forceReschedule = new Set<string>();
   let closed = false;
   const nowMs = (): number => clock.now();
@@ -284,7 +287,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       FilterKeys: [a.JobID, a.EvalID, ...(a.DeploymentID ? [a.DeploymentID] : [])],
       Payload: { Allocation: stripJob(a) },
     });
-  const evalEvent = (tx: Txn, e: Evaluation): void =>
+  const evalEvent = (tx: Txn, e: Evaluation): void => {
     tx.emit({
       Topic: 'Evaluation',
       Type: 'EvaluationUpdated',
@@ -293,6 +296,11 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       FilterKeys: [e.JobID, ...(e.DeploymentID ? [e.DeploymentID] : [])],
       Payload: { Evaluation: e },
     });
+    tx.after(() => {
+      if (e.Status === 'blocked') blockedEvals.add(e.ID);
+      else blockedEvals.delete(e.ID);
+    });
+  };
   const jobEvent = (tx: Txn, type: string, j: Job): void =>
     tx.emit({
       Topic: 'Job',
@@ -377,7 +385,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     unblockQueued = true;
     later(() => {
       unblockQueued = false;
-      for (const e of store.evals.items.values()) if (e.Status === 'blocked') enqueue(e.ID, 0);
+      for (const id of blockedEvals) enqueue(id, 0);
     }, timing.evalDelayMs);
   };
 
@@ -394,6 +402,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
             newId,
             forceReschedule: forceReschedule.has(ev.ID),
             noShutdownDelay: noShutdownDelay.has(ev.ID),
+            activeAllocIds: activeAllocs,
           },
           job,
           ev,
@@ -437,7 +446,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     for (const alloc of plan.place) {
       tx.put('allocs', alloc);
       allocEvent(tx, 'AllocationCreated', alloc);
-      tx.after(() => startRun(alloc.ID));
+      tx.after(() => {
+        activeAllocs.add(alloc.ID);
+        startRun(alloc.ID);
+      });
     }
     for (const alloc of plan.inPlace) {
       const a = { ...alloc, ModifyIndex: tx.index, AllocModifyIndex: tx.index, ModifyTime: nowNs() };
@@ -1342,6 +1354,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       allocEvent(tx, 'AllocationUpdated', a);
       if (!wasTerminal && clientTerminal(a)) {
         tx.after(() => {
+          activeAllocs.delete(a.ID);
           finishRun(a.ID);
           unblock();
           later(() => releaseClaims(a.ID), timing.claimReleaseMs);

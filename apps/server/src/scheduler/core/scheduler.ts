@@ -56,6 +56,8 @@ export interface SchedContext {
   readonly forceReschedule: boolean;
   /** Stop without the shutdown delay (recorded on the allocation for the client). */
   readonly noShutdownDelay?: boolean;
+  /** IDs of the allocations the clients have not finished (a cache; every allocation is scanned without it). */
+  readonly activeAllocIds?: Iterable<string>;
 }
 
 /** Whether the client has finished with an allocation. */
@@ -148,7 +150,13 @@ function buildWorld(ctx: SchedContext): World {
   const usage = new Map<string, Usage>();
   for (const n of nodes) usage.set(n.ID, { cpu: 0, memory: 0, disk: 0 });
   const live: Allocation[] = [];
-  for (const a of ctx.tx.all('allocs')) {
+  const candidates: Iterable<Allocation> = ctx.activeAllocIds
+    ? [...ctx.activeAllocIds].flatMap((id) => {
+        const a = ctx.tx.get('allocs', id);
+        return a ? [a] : [];
+      })
+    : ctx.tx.all('allocs');
+  for (const a of candidates) {
     if (clientTerminal(a)) continue;
     const u = usage.get(a.NodeID);
     if (u) {
