@@ -8,6 +8,7 @@ import {
   idOrdering,
   namespaceIdKey,
   namespaceIdOrdering,
+  type Ordering,
 } from './index.js';
 
 const keyOf = (i: Item) => namespaceIdKey(i.Namespace, i.ID);
@@ -65,6 +66,41 @@ describe('createOrderedIndex', () => {
     expect(nodes.size).toBe(expected.length);
   });
 
+  it('keeps secondary orderings in step, and pages a view by its own tokens', () => {
+    // Arrange
+    type Alloc = { CreateIndex: number; ID: string; v?: number };
+    const byId = idOrdering<Alloc>();
+    const allocs = createOrderedIndex(createIndexOrdering<Alloc>(), { secondary: [byId] });
+    for (const [CreateIndex, ID] of [
+      [3, 'b2'],
+      [1, 'c1'],
+      [2, 'a9'],
+      [4, 'b1'],
+    ] as const) {
+      allocs.upsert({ CreateIndex, ID });
+    }
+    // Act
+    allocs.upsert({ CreateIndex: 5, ID: 'c1', v: 2 });
+    allocs.delete('a9');
+    const view = allocs.by(byId);
+    // Assert
+    expect([...allocs.values()].map((a) => a.ID)).toEqual(['b2', 'b1', 'c1']);
+    expect([...view.values()].map((a) => a.ID)).toEqual(['b1', 'b2', 'c1']);
+    expect([...view.values({ prefix: 'b', reverse: true })].map((a) => a.ID)).toEqual(['b2', 'b1']);
+    expect(view.get('c1')).toEqual({ CreateIndex: 5, ID: 'c1', v: 2 });
+    expect(view.by(allocs.ordering)).toBe(allocs);
+    expect(view.size).toBe(3);
+    view.clear();
+    expect([...allocs.values()]).toEqual([]);
+  });
+
+  it('refuses a view by an ordering it does not keep', () => {
+    const nodes = createOrderedIndex(idOrdering<{ ID: string }>());
+    expect(() => nodes.by(idOrdering())).toThrow(
+      "The ordering is not one of this collection's; pass it in options.secondary.",
+    );
+  });
+
   it.each([0, 1, 1.5, Number.NaN])('rejects chunkSize %d', (chunkSize) => {
     expect(() => createOrderedIndex(idOrdering(), { chunkSize })).toThrow(RangeError);
   });
@@ -87,8 +123,14 @@ describe('properties', () => {
   ])(
     'iterates exactly like a sorted copy, for any operations, start, prefix and direction',
     (ops, from, prefix, reverse, chunkSize) => {
-      // Arrange
-      const index = createOrderedIndex(namespaceIdOrdering<Item>(), { chunkSize });
+      // Arrange: a secondary ordering by ID then namespace rides along, and must agree too
+      const byIdFirst: Ordering<Item> = {
+        id: keyOf,
+        key: (i) => `${i.ID}\u0000${i.Namespace}`,
+        token: (i) => i.ID,
+        seek: (t) => t,
+      };
+      const index = createOrderedIndex(namespaceIdOrdering<Item>(), { chunkSize, secondary: [byIdFirst] });
       const model = new Map<string, Item>();
       for (const { kind, item } of ops) {
         if (kind === 'upsert') {
@@ -108,6 +150,8 @@ describe('properties', () => {
       if (reverse) expected = expected.reverse();
       expect(actual).toEqual(expected);
       expect(index.size).toBe(model.size);
+      const secondary = [...model.values()].sort((a, b) => cmp(byIdFirst.key(a), byIdFirst.key(b)));
+      expect([...index.by(byIdFirst).values()]).toEqual(secondary);
     },
   );
 

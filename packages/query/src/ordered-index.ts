@@ -32,11 +32,15 @@ export interface IterateOptions {
  * after a change they seek again to the key just after (before, in reverse) the last one they
  * yielded, so items present throughout are neither skipped nor repeated.
  *
+ * A collection may keep secondary orderings (see {@link OrderedIndexOptions.secondary}); {@link
+ * OrderedIndex.by} returns a view sorted by one of them, sharing the items, for example allocations
+ * by ID when a list has a `prefix`.
+ *
  * @typeParam T - The item type.
  * @since 0.1.0
  */
 export interface OrderedIndex<T> {
-  /** The ordering this collection was created with. */
+  /** The ordering this view sorts by. */
   readonly ordering: Ordering<T>;
   /** Number of items. */
   readonly size: number;
@@ -53,7 +57,8 @@ export interface OrderedIndex<T> {
    */
   readonly has: (id: string) => boolean;
   /**
-   * Inserts an item or replaces the one with the same id (moving it if its key changed).
+   * Inserts an item or replaces the one with the same id (moving it in every ordering whose key
+   * changed).
    * @param item - The item.
    * @returns The item it replaced, or `undefined`.
    */
@@ -67,55 +72,145 @@ export interface OrderedIndex<T> {
   /** Removes every item. */
   readonly clear: () => void;
   /**
-   * Iterates items in key order.
+   * Iterates items in this view's key order.
    * @param options - Start key, direction and key prefix.
    * @returns An iterator of items.
    */
   readonly values: (options?: IterateOptions) => IterableIterator<T>;
-}
-
-interface Entry<T> {
-  readonly key: string;
-  value: T;
+  /**
+   * The view of the same items sorted by another of the collection's orderings.
+   * @param ordering - The primary ordering or one of the `secondary` ones, as passed at creation.
+   * @returns The view; its writes change the whole collection.
+   * @throws RangeError when the ordering is not one of this collection's.
+   */
+  readonly by: (ordering: Ordering<T>) => OrderedIndex<T>;
 }
 
 /**
  * Options of {@link createOrderedIndex}.
+ * @typeParam T - The item type.
  * @since 0.1.0
  */
-export interface OrderedIndexOptions {
+export interface OrderedIndexOptions<T> {
   /**
    * Most entries per internal chunk before it splits in two (a tuning knob; tests use small values
    * to exercise splits).
    * @defaultValue 1024
    */
   readonly chunkSize?: number | undefined;
+  /**
+   * More orderings to keep the items sorted by, reachable with {@link OrderedIndex.by}. Their
+   * `id` must agree with the primary ordering's. Each costs one more sorted structure per write.
+   * @defaultValue none
+   */
+  readonly secondary?: readonly Ordering<T>[] | undefined;
+}
+
+interface Slot<T> {
+  value: T;
+  /** The record's key in each ordering, by position. */
+  readonly keys: string[];
+}
+
+interface Entry<T> {
+  readonly key: string;
+  readonly record: Slot<T>;
+}
+
+interface Sorted<T> {
+  insert(entry: Entry<T>): void;
+  remove(key: string): void;
+  clear(): void;
+  iterate(options: IterateOptions): Generator<T, undefined, undefined>;
 }
 
 /**
  * Creates an empty {@link OrderedIndex}.
  *
+ * @typeParam T - The item type.
  * @param ordering - How items are identified and sorted, and how tokens map to keys.
- * @param options - Tuning.
- * @returns The collection.
+ * @param options - Secondary orderings and tuning.
+ * @returns The collection, sorted by `ordering`.
  * @throws RangeError when `chunkSize` is not an integer of at least 2.
  * @example
  * ```ts
- * const allocs = createOrderedIndex(createIndexOrdering<Allocation>());
+ * const byId = idOrdering<Allocation>();
+ * const allocs = createOrderedIndex(createIndexOrdering<Allocation>(), { secondary: [byId] });
  * allocs.upsert(alloc);
  * const page = readPage(allocs, { perPage: 10 });
+ * const withPrefix = readPage(allocs.by(byId), { perPage: 10, prefix: 'ab' });
  * ```
  * @since 0.1.0
  */
 export function createOrderedIndex<T>(
   ordering: Ordering<T>,
-  options: OrderedIndexOptions = {},
+  options: OrderedIndexOptions<T> = {},
 ): OrderedIndex<T> {
-  const MAX_CHUNK = options.chunkSize ?? 1024;
-  if (!Number.isSafeInteger(MAX_CHUNK) || MAX_CHUNK < 2) {
-    throw new RangeError(`chunkSize must be an integer of at least 2, got ${String(MAX_CHUNK)}.`);
+  const chunkSize = options.chunkSize ?? 1024;
+  if (!Number.isSafeInteger(chunkSize) || chunkSize < 2) {
+    throw new RangeError(`chunkSize must be an integer of at least 2, got ${String(chunkSize)}.`);
   }
-  const byId = new Map<string, Entry<T>>();
+  const orderings = [ordering, ...(options.secondary ?? [])];
+  const sorted = orderings.map(() => createSorted<T>(chunkSize));
+  const byId = new Map<string, Slot<T>>();
+
+  const upsert = (item: T): T | undefined => {
+    const id = ordering.id(item);
+    const keys = orderings.map((o) => o.key(item));
+    const existing = byId.get(id);
+    if (existing === undefined) {
+      const record: Slot<T> = { value: item, keys };
+      byId.set(id, record);
+      for (const [i, s] of sorted.entries()) s.insert({ key: keys[i] as string, record });
+      return undefined;
+    }
+    const previous = existing.value;
+    existing.value = item;
+    for (const [i, s] of sorted.entries()) {
+      const key = keys[i] as string;
+      if (existing.keys[i] === key) continue;
+      s.remove(existing.keys[i] as string);
+      existing.keys[i] = key;
+      s.insert({ key, record: existing });
+    }
+    return previous;
+  };
+
+  const remove = (id: string): boolean => {
+    const existing = byId.get(id);
+    if (existing === undefined) return false;
+    byId.delete(id);
+    for (const [i, s] of sorted.entries()) s.remove(existing.keys[i] as string);
+    return true;
+  };
+
+  const views = orderings.map((viewOrdering, i): OrderedIndex<T> => ({
+    ordering: viewOrdering,
+    get size(): number {
+      return byId.size;
+    },
+    get: (id) => byId.get(id)?.value,
+    has: (id) => byId.has(id),
+    upsert,
+    delete: remove,
+    clear: () => {
+      byId.clear();
+      for (const s of sorted) s.clear();
+    },
+    values: (iterateOptions = {}) => (sorted[i] as Sorted<T>).iterate(iterateOptions),
+    by: (other) => {
+      const at = orderings.indexOf(other);
+      if (at < 0) {
+        throw new RangeError("The ordering is not one of this collection's; pass it in options.secondary.");
+      }
+      return views[at] as OrderedIndex<T>;
+    },
+  }));
+  return views[0] as OrderedIndex<T>;
+}
+
+/** One sorted structure: a list of sorted chunks of entries. */
+function createSorted<T>(chunkSize: number): Sorted<T> {
   let chunks: Entry<T>[][] = [];
   let maxes: string[] = [];
   let version = 0;
@@ -148,43 +243,10 @@ export function createOrderedIndex<T>(
     return [ci - 1, (chunks[ci - 1] as Entry<T>[]).length - 1];
   };
 
+  const after = (pos: [number, number]): [number, number] =>
+    pos[1] + 1 < (chunks[pos[0]] as Entry<T>[]).length ? [pos[0], pos[1] + 1] : [pos[0] + 1, 0];
+
   const at = (pos: [number, number]): Entry<T> | undefined => chunks[pos[0]]?.[pos[1]];
-
-  const insertEntry = (entry: Entry<T>): void => {
-    version++;
-    if (chunks.length === 0) {
-      chunks = [[entry]];
-      maxes = [entry.key];
-      return;
-    }
-    let [ci, off] = firstWhere((k) => k >= entry.key);
-    if (ci === chunks.length) {
-      ci = chunks.length - 1;
-      off = (chunks[ci] as Entry<T>[]).length;
-    }
-    const chunk = chunks[ci] as Entry<T>[];
-    chunk.splice(off, 0, entry);
-    maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
-    if (chunk.length > MAX_CHUNK) {
-      const tail = chunk.splice(chunk.length >>> 1);
-      chunks.splice(ci + 1, 0, tail);
-      maxes.splice(ci, 1, (chunk[chunk.length - 1] as Entry<T>).key, (tail[tail.length - 1] as Entry<T>).key);
-    }
-  };
-
-  const removeKey = (key: string): void => {
-    const [ci, off] = firstWhere((k) => k >= key);
-    const chunk = chunks[ci];
-    if (chunk === undefined || chunk[off]?.key !== key) return;
-    version++;
-    chunk.splice(off, 1);
-    if (chunk.length === 0) {
-      chunks.splice(ci, 1);
-      maxes.splice(ci, 1);
-    } else {
-      maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
-    }
-  };
 
   function* iterate(options: IterateOptions): Generator<T, undefined, undefined> {
     const { from, reverse = false, prefix } = options;
@@ -214,51 +276,57 @@ export function createOrderedIndex<T>(
       const entry = at(pos);
       if (entry === undefined || !inPrefix(entry.key)) return undefined;
       lastKey = entry.key;
-      pos = reverse
-        ? before(pos)
-        : pos[1] + 1 < (chunks[pos[0]] as Entry<T>[]).length
-          ? [pos[0], pos[1] + 1]
-          : [pos[0] + 1, 0];
-      yield entry.value;
+      pos = reverse ? before(pos) : after(pos);
+      yield entry.record.value;
     }
     return undefined;
   }
 
   return {
-    ordering,
-    get size(): number {
-      return byId.size;
-    },
-    get: (id) => byId.get(id)?.value,
-    has: (id) => byId.has(id),
-    upsert(item) {
-      const id = ordering.id(item);
-      const key = ordering.key(item);
-      const existing = byId.get(id);
-      if (existing !== undefined && existing.key === key) {
-        const previous = existing.value;
-        existing.value = item;
-        return previous;
+    insert(entry) {
+      version++;
+      if (chunks.length === 0) {
+        chunks = [[entry]];
+        maxes = [entry.key];
+        return;
       }
-      if (existing !== undefined) removeKey(existing.key);
-      const entry: Entry<T> = { key, value: item };
-      byId.set(id, entry);
-      insertEntry(entry);
-      return existing?.value;
+      let [ci, off] = firstWhere((k) => k >= entry.key);
+      if (ci === chunks.length) {
+        ci = chunks.length - 1;
+        off = (chunks[ci] as Entry<T>[]).length;
+      }
+      const chunk = chunks[ci] as Entry<T>[];
+      chunk.splice(off, 0, entry);
+      maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
+      if (chunk.length > chunkSize) {
+        const tail = chunk.splice(chunk.length >>> 1);
+        chunks.splice(ci + 1, 0, tail);
+        maxes.splice(
+          ci,
+          1,
+          (chunk[chunk.length - 1] as Entry<T>).key,
+          (tail[tail.length - 1] as Entry<T>).key,
+        );
+      }
     },
-    delete(id) {
-      const existing = byId.get(id);
-      if (existing === undefined) return false;
-      byId.delete(id);
-      removeKey(existing.key);
-      return true;
+    remove(key) {
+      const [ci, off] = firstWhere((k) => k >= key);
+      const chunk = chunks[ci];
+      if (chunk === undefined || chunk[off]?.key !== key) return;
+      version++;
+      chunk.splice(off, 1);
+      if (chunk.length === 0) {
+        chunks.splice(ci, 1);
+        maxes.splice(ci, 1);
+      } else {
+        maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
+      }
     },
     clear() {
-      byId.clear();
       chunks = [];
       maxes = [];
       version++;
     },
-    values: (options = {}) => iterate(options),
+    iterate,
   };
 }
