@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,11 +63,21 @@ describe('sked-server as a process', () => {
     const r = run(['--scheduler-port', '0', '--nodes', '1']);
     const url = await ready(r);
     const index = (await fetch(`${url}/v1/jobs`)).headers.get('x-svc-index');
-    const pending = fetch(`${url}/v1/jobs?index=${index}&wait=5m`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    let sent: () => void = () => undefined;
+    const flushed = new Promise<void>((resolve) => (sent = resolve));
+    const pending = new Promise<number>((resolve, reject) => {
+      const req = httpRequest(`${url}/v1/jobs?index=${index}&wait=5m`, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.on('finish', sent);
+      req.end();
+    });
+    await flushed;
+    await new Promise((resolve) => setTimeout(resolve, 500));
     r.child.kill('SIGINT');
-    const res = await pending;
-    expect(res.status).toBe(200);
+    expect(await pending).toBe(200);
     expect(await r.exited).toBe(0);
     await expect(fetch(`${url}/v1/jobs`)).rejects.toThrow(/fetch failed/);
   });

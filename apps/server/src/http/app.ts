@@ -124,7 +124,16 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     return reply.code(status).type(TEXT).send(message);
   });
 
+  // While closing, answers (blocking queries released by the shutdown) end their connection, so
+  // that keep-alive sockets do not hold the close open.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
     if (payload === null || payload === undefined || isReadable(payload)) return payload;
     if (reply.hasHeader('content-encoding')) return payload;
     if (!acceptsGzip(request.headers['accept-encoding'])) return payload;

@@ -180,7 +180,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         : { enabled: false },
       close() {
         closed ??= (async () => {
-          await app.close();
+          // Connections still open after a grace period (a client that ignores Connection: close)
+          // are cut so that stopping always ends.
+          const force = setTimeout(() => app.server.closeAllConnections(), 2000);
+          try {
+            await app.close();
+          } finally {
+            clearTimeout(force);
+          }
           await cluster.close();
         })();
         return closed;
