@@ -44,9 +44,13 @@ const HOUR = 60 * MINUTE;
  */
 export const JobTypeDefaults: {
   readonly [T in JobType]: {
+    /** Restart policy of groups (and, merged under their own, of tasks). */
     readonly RestartPolicy: Readonly<RestartPolicy>;
+    /** Reschedule policy of groups; `null` = never rescheduled. */
     readonly ReschedulePolicy: Readonly<ReschedulePolicy> | null;
+    /** Migrate strategy of groups; `null` = not applicable. */
     readonly Migrate: Readonly<MigrateStrategy> | null;
+    /** Update strategy of the job and its groups; `null` = not applicable. */
     readonly Update: Readonly<UpdateStrategy> | null;
   };
 } = {
@@ -122,11 +126,34 @@ export const JobDefaults = {
   /** Count of a task group without `Count` (or `Scaling.Min` when a scaling policy gives one). */
   Count: 1,
   /** Ephemeral disk of a group. */
-  EphemeralDisk: { Sticky: false, SizeMB: 300, Migrate: false },
+  EphemeralDisk: {
+    /** Not sticky. */
+    Sticky: false,
+    /** 300 MB. */
+    SizeMB: 300,
+    /** Not migrated. */
+    Migrate: false,
+  },
   /** Log rotation of a task. */
-  LogConfig: { Disabled: false, MaxFiles: 10, MaxFileSizeMB: 10 },
+  LogConfig: {
+    /** Logs are collected. */
+    Disabled: false,
+    /** 10 files per stream. */
+    MaxFiles: 10,
+    /** 10 MB per file. */
+    MaxFileSizeMB: 10,
+  },
   /** Task resources: CPU in MHz, memory and disk in MB. */
-  Resources: { CPU: 100, MemoryMB: 300, DiskMB: 0, IOPS: 0 },
+  Resources: {
+    /** 100 MHz. */
+    CPU: 100,
+    /** 300 MB. */
+    MemoryMB: 300,
+    /** 0 MB (the group's ephemeral disk is used). */
+    DiskMB: 0,
+    /** 0 (ignored). */
+    IOPS: 0,
+  },
   /** Task kill timeout, in nanoseconds (5 s). */
   KillTimeout: 5 * SECOND,
   /** Operand of constraints and affinities without one. */
@@ -134,7 +161,14 @@ export const JobDefaults = {
   /** Weight of affinities and spreads without one. */
   Weight: 50,
   /** Template change mode, splay (5 s) and file mode. */
-  Template: { ChangeMode: 'restart', Splay: 5 * SECOND, Perms: '0644' },
+  Template: {
+    /** Restart the task when the rendered content changes. */
+    ChangeMode: 'restart',
+    /** 5 s, in nanoseconds. */
+    Splay: 5 * SECOND,
+    /** `0644`. */
+    Perms: '0644',
+  },
   /** Artifact destination. */
   ArtifactDest: 'local/',
   /** Network mode. */
@@ -142,7 +176,12 @@ export const JobDefaults = {
   /** Host network of ports. */
   HostNetwork: 'default',
   /** Periodic spec type and time zone. */
-  Periodic: { SpecType: 'cron', TimeZone: 'UTC' },
+  Periodic: {
+    /** Cron expressions. */
+    SpecType: 'cron',
+    /** UTC. */
+    TimeZone: 'UTC',
+  },
   /** Payload requirement of parameterized jobs. */
   ParameterizedPayload: 'optional',
 } as const;

@@ -204,5 +204,7 @@ export type { ValidateOptions, ValidationProblem, ValidationResult } from './val
 // Canonicalization
 export { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js';
 export type { CanonicalizeJobOptions } from './canonicalize.js';
+// Helpers types used in the inferred schema types
+export type { OptionalProperties } from './internal/schema.js';
 // TypeBox types used in signatures
 export type { Static, TSchema } from 'typebox';

@@ -54,6 +54,7 @@ export type FieldDiff = Static<typeof FieldDiff>;
  */
 export const ObjectDiff = Type.Cyclic(
   {
+    /** The recursive object diff (this definition refers to itself through `Objects`). */
     ObjectDiff: Type.Object({
       /** Kind of change. */
       Type: DiffTypeSchema,

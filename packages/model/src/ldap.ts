@@ -328,12 +328,19 @@ export type LdapAuth = Static<typeof LdapAuth>;
  * @since 0.1.0
  */
 export type SecretsEnvelopeSchema<D extends TSchema, A extends TSchema> = TObject<{
+  /** Authentication result (login) or `null`. */
   auth: A;
+  /** Warnings, or `null` when none. */
   warnings: TUnion<[TArray<TString>, TNull]>;
+  /** Response-wrapping information, or `null` when the response is not wrapped. */
   wrap_info: TUnion<[TObject<{}>, TNull]>;
+  /** The payload (or `null` for a login). */
   data: D;
+  /** Lease duration in seconds (0 when there is no lease). */
   lease_duration: TInteger;
+  /** Whether the lease is renewable. */
   renewable: TBoolean;
+  /** Lease ID; `""` when there is no lease. */
   lease_id: TString;
 }>;
 

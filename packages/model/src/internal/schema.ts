@@ -48,9 +48,10 @@ export function Nanoseconds(): TInteger {
 }
 
 /**
- * The same properties with every one of them optional (the lenient input form of a stored shape).
+ * The same properties with every one of them optional: how the lenient input form of a stored shape
+ * (for example {@link ConstraintInput} from {@link Constraint}) is built.
  *
- * @internal
+ * @since 0.1.0
  */
 export type OptionalProperties<P extends TProperties> = {
   [K in keyof P]: ReturnType<typeof Type.Optional<P[K]>>;
