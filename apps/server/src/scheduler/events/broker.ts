@@ -119,7 +119,10 @@ function lineFor(entry: Entry, topics: TopicFilter, namespace: string, all: bool
     if (event !== undefined && matchesEvent(topics, namespace, event)) parts.push(encodedEvent(entry, i));
   }
   if (parts.length === 0) return undefined;
-  if (parts.length === entry.events.length && entry.full !== undefined) return entry.full;
+  if (parts.length === entry.events.length) {
+    entry.full ??= `{"Index":${entry.index},"Events":[${parts.join(',')}]}\n`;
+    return entry.full;
+  }
   return `{"Index":${entry.index},"Events":[${parts.join(',')}]}\n`;
 }
 
