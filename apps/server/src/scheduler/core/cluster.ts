@@ -10,6 +10,7 @@ import { createMockDriver } from './drivers/mock.js';
 import { createRawExecDriver } from './drivers/raw-exec.js';
 import { badRequest, ClusterError, notFound } from './errors.js';
 import { parseJobHcl, type ParseJobInput } from './hcl.js';
+import { nextLaunch, parseCron } from './internal/cron.js';
 import { formatDuration } from './internal/duration.js';
 import { iso, uuidFactory } from './internal/ids.js';
 import { simulatedNode } from './nodes.js';
@@ -258,6 +259,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   const timers = new Set<TimerHandle>();
   const evalTimers = new Map<string, TimerHandle>();
   const deploymentTimers = new Map<string, TimerHandle>();
+  const periodicTimers = new Map<string, TimerHandle>();
   const noShutdownDelay = new Set<string>();
   /** Allocations the clients have not finished, and blocked evaluations (caches kept after each commit). */
   const activeAllocs = new Set<string>();
@@ -706,6 +708,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         evalIndex = tx.index;
       }
       refreshJob(tx, stored.Namespace, stored.ID);
+      if (stored.Periodic) tx.after(() => armPeriodic(stored.Namespace, stored.ID));
       return {
         EvalID: evalId,
         EvalCreateIndex: evalIndex,
@@ -736,6 +739,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       if (input.noShutdownDelay) noShutdownDelay.add(e.ID);
       if (!input.purge) refreshJob(tx, job.Namespace, job.ID);
       if (job.ParentID) refreshJob(tx, job.Namespace, job.ParentID);
+      if (job.Periodic) tx.after(() => armPeriodic(job.Namespace, job.ID));
       return { EvalID: e.ID, EvalCreateIndex: tx.index, JobModifyIndex: jmi, Index: tx.index };
     });
 
@@ -803,7 +807,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
                 },
               ]
             : null,
-          NextPeriodicLaunch: null,
+          NextPeriodicLaunch: (() => {
+            const at = nextLaunchOf(stored);
+            return at === undefined ? null : iso(at);
+          })(),
           Warnings: '',
         };
         throw ROLLBACK;
@@ -940,6 +947,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       const stored = upsertJob(tx, { ...target, Status: job.Status }, job);
       const e = isParent(stored) ? undefined : makeEval(tx, stored, 'job-register');
       refreshJob(tx, stored.Namespace, stored.ID);
+      if (stored.Periodic) tx.after(() => armPeriodic(stored.Namespace, stored.ID));
       return {
         EvalID: e?.ID ?? '',
         EvalCreateIndex: e ? tx.index : 0,
@@ -986,25 +994,67 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       return { EvalID: e.ID, EvalCreateIndex: tx.index, JobModifyIndex: job.JobModifyIndex, Index: tx.index };
     });
 
+  /** Launches a child of a periodic job (force, or the cron timer). */
+  const launchPeriodic = (tx: Txn, job: Job): Evaluation => {
+    let sec = Math.floor(nowMs() / 1000);
+    while (tx.get('jobs', jobKey(job.Namespace, `${job.ID}/periodic-${sec}`))) sec++;
+    const childId = `${job.ID}/periodic-${sec}`;
+    const child = canonicalize(
+      { ...job, ID: childId, Name: childId, ParentID: job.ID, Periodic: null, Status: 'pending' },
+      { region },
+    );
+    const stored = upsertJob(tx, child, undefined);
+    const e = makeEval(tx, stored, 'periodic-job');
+    refreshJob(tx, stored.Namespace, stored.ID);
+    refreshJob(tx, job.Namespace, job.ID);
+    return e;
+  };
+
   const forcePeriodic: Cluster['forcePeriodic'] = (input) =>
     store.write((tx) => {
       const job = mustJob(tx, input.namespace, input.id);
       if (!job.Periodic || job.Dispatched || job.ParentID !== '')
         throw badRequest("can't force launch non-periodic job");
       if (job.Stop) throw badRequest(`Specified job "${job.ID}" is stopped`);
-      let sec = Math.floor(nowMs() / 1000);
-      while (tx.get('jobs', jobKey(job.Namespace, `${job.ID}/periodic-${sec}`))) sec++;
-      const childId = `${job.ID}/periodic-${sec}`;
-      const child = canonicalize(
-        { ...job, ID: childId, Name: childId, ParentID: job.ID, Periodic: null, Status: 'pending' },
-        { region },
-      );
-      const stored = upsertJob(tx, child, undefined);
-      const e = makeEval(tx, stored, 'periodic-job');
-      refreshJob(tx, stored.Namespace, stored.ID);
-      refreshJob(tx, job.Namespace, job.ID);
+      const e = launchPeriodic(tx, job);
       return { EvalID: e.ID, EvalCreateIndex: tx.index, Index: tx.index };
     });
+
+  /** The next cron launch of a periodic job (ms), if it is enabled. */
+  const nextLaunchOf = (job: Job): number | undefined => {
+    if (!job.Periodic || !job.Periodic.Enabled || job.Stop || job.ParentID !== '') return undefined;
+    try {
+      return nextLaunch(parseCron(job.Periodic.Spec), nowMs());
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** (Re)arms the cron timer of a periodic job after it was written. */
+  const armPeriodic = (namespace: string, id: string): void => {
+    const key = jobKey(namespace, id);
+    periodicTimers.get(key)?.cancel();
+    periodicTimers.delete(key);
+    const job = store.jobs.get(key);
+    const at = job ? nextLaunchOf(job) : undefined;
+    if (at === undefined) return;
+    periodicTimers.set(
+      key,
+      later(() => {
+        periodicTimers.delete(key);
+        store.write((tx) => {
+          const cur = tx.get('jobs', key);
+          if (!cur || !cur.Periodic || cur.Stop) return;
+          const running = tx
+            .all('jobs')
+            .some((c) => c.ParentID === cur.ID && c.Namespace === cur.Namespace && c.Status !== 'dead');
+          if (cur.Periodic.ProhibitOverlap && running) return;
+          launchPeriodic(tx, cur);
+        });
+        armPeriodic(namespace, id);
+      }, at - nowMs()),
+    );
+  };
 
   const jobVersions: Cluster['jobVersions'] = (input) => {
     const versions = store.ofJob('jobVersions', input.namespace, input.id).reverse();

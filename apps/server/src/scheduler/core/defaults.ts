@@ -1,4 +1,5 @@
 import { badRequest } from './errors.js';
+import { parseCron } from './internal/cron.js';
 import type {
   Constraint,
   Job,
@@ -362,6 +363,15 @@ export function jobProblems(job: Job): string[] {
     );
   if (job.Periodic && job.Periodic.Enabled && job.Periodic.Spec.trim() === '')
     p.push('Periodic job must have a spec.');
+  else if (job.Periodic && job.Periodic.SpecType !== 'cron')
+    p.push(`Periodic spec type "${job.Periodic.SpecType}" is not supported: expected cron.`);
+  else if (job.Periodic) {
+    try {
+      parseCron(job.Periodic.Spec);
+    } catch (error) {
+      p.push(`Periodic job has an invalid cron spec "${job.Periodic.Spec}": ${(error as Error).message}.`);
+    }
+  }
   const groups = new Set<string>();
   job.TaskGroups.forEach((g, gi) => {
     const where = g.Name ? `Task group "${g.Name}"` : `Task group ${gi + 1}`;

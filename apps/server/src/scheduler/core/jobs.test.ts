@@ -387,3 +387,39 @@ describe('planJob', () => {
     await t.cluster.close();
   });
 });
+
+describe('periodic jobs', () => {
+  it('launches children on the cron schedule, and plans the next launch', async () => {
+    const t = testCluster();
+    const start = t.clock.now();
+    t.cluster.registerJob({
+      job: batchJob('tick', { run_for: '1s' }, { Periodic: { Spec: '*/5 * * * *' } }),
+    });
+    const plan = t.cluster.planJob({
+      job: batchJob('tick', { run_for: '1s' }, { Periodic: { Spec: '*/5 * * * *' } }),
+    });
+    const next = Date.parse(plan.NextPeriodicLaunch!);
+    expect(next).toBeGreaterThan(start);
+    expect(new Date(next).getUTCMinutes() % 5).toBe(0);
+    t.clock.advance(next - start + 5000);
+    const children = [...t.cluster.store.jobs.items.values()].filter((j) => j.ParentID === 'tick');
+    expect(children).toHaveLength(1);
+    t.clock.advance(5 * 60_000);
+    expect([...t.cluster.store.jobs.items.values()].filter((j) => j.ParentID === 'tick')).toHaveLength(2);
+    t.cluster.deregisterJob({ namespace: 'default', id: 'tick' });
+    t.clock.advance(10 * 60_000);
+    expect([...t.cluster.store.jobs.items.values()].filter((j) => j.ParentID === 'tick')).toHaveLength(2);
+    await t.cluster.close();
+  });
+
+  it('rejects an invalid cron spec', async () => {
+    const t = testCluster();
+    expectError(
+      () => t.cluster.registerJob({ job: batchJob('bad', {}, { Periodic: { Spec: '61 * * * *' } }) }),
+      400,
+      'Job validation failed: Periodic job has an invalid cron spec "61 * * * *": minute value "61" is out of range 0-59.',
+    );
+    expect(t.cluster.store.jobs.size).toBe(0);
+    await t.cluster.close();
+  });
+});
