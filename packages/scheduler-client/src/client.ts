@@ -1,6 +1,9 @@
 import { createTransport, type Transport, type TransportDefaults, type TransportOptions } from '@sked/http';
+import type { Event } from '@sked/model';
 
 import { createAllocationsApi, type AllocationsApi } from './allocations.js';
+import { streamEvents, type EventStreamOptions } from './events.js';
+import { execAllocation, type ExecOptions, type ExecSession } from './exec.js';
 import { createJobsApi, type JobsApi } from './jobs.js';
 import { createVolumesApi, type VolumesApi } from './volumes.js';
 
@@ -24,6 +27,28 @@ export interface SchedulerClient {
   readonly allocations: AllocationsApi;
   /** CSI volume endpoints. */
   readonly volumes: VolumesApi;
+  /**
+   * `GET /v1/event/stream` as an async iterable of events, reconnecting from the last index + 1
+   * (see {@link streamEvents}).
+   * @param options - Start index, topics, namespace, signal, heartbeat timeout, retry policy.
+   * @returns The events, in index order.
+   */
+  events(this: void, options?: EventStreamOptions): AsyncIterable<Event>;
+  /**
+   * Runs a command in a task of an allocation over the exec WebSocket (see {@link execAllocation}).
+   * @param allocId - Full allocation ID.
+   * @param task - Task name.
+   * @param command - Program and arguments.
+   * @param options - tty, handshake, size, signal.
+   * @returns The duplex session.
+   */
+  exec(
+    this: void,
+    allocId: string,
+    task: string,
+    command: readonly string[],
+    options?: ExecOptions,
+  ): ExecSession;
   /**
    * Derives a client whose requests use other defaults (namespace, region, token, headers,
    * timeout); this client is left unchanged.
@@ -68,6 +93,8 @@ export function createClient(transportOrOptions: Transport | TransportOptions = 
     jobs: createJobsApi(transport),
     allocations: createAllocationsApi(transport),
     volumes: createVolumesApi(transport),
+    events: (options) => streamEvents(transport, options),
+    exec: (allocId, task, command, options) => execAllocation(transport, allocId, task, command, options),
     withDefaults: (defaults) => createClient(transport.withDefaults(defaults)),
   };
 }

@@ -5,6 +5,7 @@ import { ApiError, createTransport, type FetchLike } from '@sked/http';
 import type { Event } from '@sked/model';
 import { afterEach, describe, expect, it } from 'vitest';
 
+import { createClient } from './client.js';
 import { InvalidRequestError } from './errors.js';
 import { HeartbeatTimeoutError, streamEvents, type EventStreamReconnect } from './events.js';
 
@@ -107,6 +108,15 @@ describe('streamEvents', () => {
     expect(requests.map((url) => url.searchParams.get('index'))).toEqual(['0', '3']);
     expect(reconnects).toHaveLength(1);
     expect(reconnects[0]?.index).toBe(3);
+  });
+
+  it('is available as client.events', async () => {
+    const { transport } = await fakeServer((_req, res) => {
+      openStream(res);
+      res.write(line(9));
+    });
+    const { events } = createClient(transport);
+    expect((await take(events({ topics: ['Job'] }), 1)).map((e) => e.Index)).toEqual([9]);
   });
 
   it('notices a silent connection by the missing heartbeats and replaces it', async () => {

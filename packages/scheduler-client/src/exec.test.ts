@@ -5,6 +5,7 @@ import { createTransport, type TransportOptions } from '@sked/http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer, type WebSocket } from 'ws';
 
+import { createClient } from './client.js';
 import { InvalidRequestError } from './errors.js';
 import { ExecError, execAllocation } from './exec.js';
 
@@ -113,6 +114,15 @@ describe('execAllocation', () => {
     expect(out).toBe('hello\n');
     expect(err).toBe('warn\n');
     expect(code).toBe(0);
+  });
+
+  it('is available as client.exec', async () => {
+    const { transport } = await fakeServer((peer) => {
+      peer.send({ exited: true, result: { exit_code: 5 } });
+      peer.socket.close(1000);
+    });
+    const { exec } = createClient(transport());
+    expect(await exec(ALLOC, 'web', ['false']).exitCode).toBe(5);
   });
 
   it('sends the query, the token header, stdin, stdin close, resize and heartbeats as frames', async () => {

@@ -53,6 +53,14 @@ export type {
 // Volumes
 export type { VolumeDeleteOptions, VolumeListOptions, VolumesApi } from './volumes.js';
 
+// Event stream
+export type { EventStreamOptions, EventStreamReconnect } from './events.js';
+export { HeartbeatTimeoutError, streamEvents } from './events.js';
+
+// Exec
+export type { ExecOptions, ExecSession } from './exec.js';
+export { ExecError, execAllocation } from './exec.js';
+
 // Errors
 export { InvalidRequestError } from './errors.js';
 
