@@ -87,7 +87,7 @@ describe('allocations against the sample server', () => {
       const task = data.TaskStates?.['server'];
       return task !== undefined && task.Restarts >= 1 ? task : undefined;
     }, 'a restart in the task state');
-    expect(state.Events.map((e) => e.Type)).toContain('Restart Signaled');
+    expect((state.Events ?? []).map((e) => e.Type)).toContain('Restart Signaled');
   });
 
   it('stops an allocation, which is rescheduled, and the watch sees it', async () => {

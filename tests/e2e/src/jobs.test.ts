@@ -139,16 +139,20 @@ describe('jobs against the sample server', () => {
     const evals = await client.jobs.evaluations('deploy');
     expect(evals.data.length).toBeGreaterThanOrEqual(1);
     expect(evals.data[0]?.JobID).toBe('deploy');
-    // A new version of a service job starts a deployment.
-    await client.jobs.update('deploy', serviceJob('deploy', { count: 3 }));
-    const deployments = await client.jobs.deployments('deploy', { all: true });
+    // A service job with an update strategy is deployed; a new version starts a new deployment.
+    const rolling = { ...serviceJob('deploy', { count: 3 }), Update: { MaxParallel: 1 } };
+    await client.jobs.update('deploy', rolling);
+    const deployments = await eventually(async () => {
+      const { data } = await client.jobs.deployments('deploy', { all: true });
+      return data.length > 0 ? data : undefined;
+    }, 'a deployment');
+    expect(deployments.every((d) => d.JobID === 'deploy')).toBe(true);
     const latest = await client.jobs.latestDeployment('deploy');
-    if (deployments.data.length > 0) {
-      expect(latest.data?.JobID).toBe('deploy');
-      expect(deployments.data.map((d) => d.ID)).toContain(latest.data?.ID);
-    } else {
-      expect(latest.data).toBeNull();
-    }
+    expect(latest.data?.JobID).toBe('deploy');
+    expect(latest.data?.JobVersion).toBe(1);
+    expect(deployments.map((d) => d.ID)).toContain(latest.data?.ID);
+    // A job without deployments answers null.
+    expect((await client.jobs.latestDeployment('no-such-job')).data).toBeNull();
   });
 
   it('plan is a dry run that reports the diff and changes nothing', async () => {
@@ -174,7 +178,7 @@ describe('jobs against the sample server', () => {
     const { client } = server;
     const parent = {
       ...serviceJob('params'),
-      Type: 'batch',
+      Type: 'batch' as const,
       ParameterizedJob: { Payload: 'optional', MetaRequired: ['who'], MetaOptional: [] },
     };
     await client.jobs.create(parent);
@@ -192,7 +196,7 @@ describe('jobs against the sample server', () => {
     const { client } = server;
     const periodic = {
       ...serviceJob('nightly'),
-      Type: 'batch',
+      Type: 'batch' as const,
       Periodic: { Enabled: true, Spec: '0 3 * * *', SpecType: 'cron', ProhibitOverlap: true },
     };
     await client.jobs.create(periodic);
@@ -233,7 +237,10 @@ describe('jobs against the sample server', () => {
         if (data.TaskGroups?.[0]?.Count === 2) break;
       }
     })();
-    await eventually(async () => (seen.length >= 1 ? true : undefined), 'the first answer of the watch');
+    await eventually(
+      () => Promise.resolve(seen.length >= 1 ? true : undefined),
+      'the first answer of the watch',
+    );
     await client.jobs.update('watched', serviceJob('watched', { count: 2 }));
     await watching;
     expect(seen[0]).toBe(1);

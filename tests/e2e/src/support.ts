@@ -1,4 +1,5 @@
-import { createClient, type JobInput, type SchedulerClient } from '@sked/scheduler-client';
+import type { JobInput } from '@sked/model';
+import { createClient, type SchedulerClient } from '@sked/scheduler-client';
 import { startServer, type StartServerOptions } from '@sked/server';
 
 /** A sample server started in this process, and a client of it. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidRequestError, type SchedulerClient } from '@sked/scheduler-client';
 
-import { collect, rejection, startTestServer, type TestServer } from './support.js';
+import { collect, eventually, rejection, serviceJob, startTestServer, type TestServer } from './support.js';
 
 let server: TestServer;
 let client: SchedulerClient;
@@ -61,12 +61,67 @@ describe('volumes against the sample server', () => {
     expect(error.message).toContain('volume "vol-twice" already exists');
   });
 
-  it('detaches a volume from a node', async () => {
+  it('a volume claimed by a running allocation is in use until the job stops; then detach and delete work', async () => {
+    // Arrange: a job whose group claims the volume.
+    await client.volumes.register(volume('vol-claimed'));
+    const job = serviceJob('uses-volume');
+    const group = job.TaskGroups?.[0];
+    if (group === undefined) throw new Error('no group');
+    const claiming = {
+      ...job,
+      TaskGroups: [
+        {
+          ...group,
+          Volumes: {
+            data: {
+              Name: 'data',
+              Type: 'csi',
+              Source: 'vol-claimed',
+              AccessMode: 'multi-node-single-writer',
+              AttachmentMode: 'file-system',
+            },
+          },
+        },
+      ],
+    };
+    await client.jobs.create(claiming);
+    const alloc = await eventually(async () => {
+      const { data } = await client.jobs.allocations('uses-volume');
+      return data.find((a) => a.ClientStatus === 'running');
+    }, 'a running allocation that claims the volume');
+
+    // The volume read shows the claim.
+    const read = await client.volumes.read('vol-claimed');
+    expect(read.data.Allocations?.map((a) => a.ID)).toEqual([alloc.ID]);
+    expect(Object.keys(read.data.WriteAllocs ?? {})).toEqual([alloc.ID]);
+
+    // In use: detach and delete are refused, nothing changes.
+    const detachInUse = await rejection(client.volumes.detach('vol-claimed', alloc.NodeID));
+    expect(detachInUse).toMatchObject({
+      status: 400,
+      message: expect.stringContaining('volume "vol-claimed" is in use'),
+    });
+    const deleteInUse = await rejection(client.volumes.delete('vol-claimed', { force: true }));
+    expect(deleteInUse).toMatchObject({ status: 400 });
+    expect((await client.volumes.read('vol-claimed')).data.ID).toBe('vol-claimed');
+
+    // Act: stop the job; once the claim is released the volume detaches and deletes.
+    await client.jobs.stop('uses-volume', { purge: true });
+    const detached = await eventually(
+      async () => (await client.volumes.detach('vol-claimed', alloc.NodeID)).data,
+      'the claim to be released',
+    );
+    expect(detached.Index).toBeGreaterThan(0);
+    await client.volumes.delete('vol-claimed');
+    expect(await rejection(client.volumes.read('vol-claimed'))).toMatchObject({ status: 404 });
+  });
+
+  it('detach names an unknown node or volume with 404', async () => {
     await client.volumes.register(volume('vol-detach'));
-    const result = await client.volumes.detach('vol-detach', '0000');
-    expect(result.meta).toBeDefined();
-    const missing = await rejection(client.volumes.detach('no-such-volume', '0000'));
-    expect(missing).toMatchObject({ status: 404 });
+    expect(await rejection(client.volumes.detach('vol-detach', 'ffffffff'))).toMatchObject({ status: 404 });
+    expect(await rejection(client.volumes.detach('no-such-volume', 'ffffffff'))).toMatchObject({
+      status: 404,
+    });
   });
 
   it('answers 404 for an unknown volume and refuses bad input early', async () => {
