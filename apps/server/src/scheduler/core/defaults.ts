@@ -209,6 +209,7 @@ function task(v: unknown, groupRestart: RestartPolicy): Task {
     ScalingPolicies: arr(o['ScalingPolicies']),
     VolumeMounts: arr(o['VolumeMounts']),
     ShutdownDelay: num(o['ShutdownDelay'], 0),
+    Secrets: obj(o['Secrets']) ?? null,
   };
 }
 

@@ -499,10 +499,10 @@ export interface CsiVolume {
   ControllersExpected: number;
   NodesHealthy: number;
   NodesExpected: number;
-  ResourceExhausted: number | null;
+  ResourceExhausted: number;
   ReadAllocs: Record<string, Allocation | null>;
   WriteAllocs: Record<string, Allocation | null>;
-  Allocations: unknown[] | null;
+  Allocations: unknown[];
   /** Claims by allocation ID (core bookkeeping; the API shows them as ReadAllocs/WriteAllocs). */
   Claims: Record<string, VolumeClaim>;
   CreateIndex: number;
