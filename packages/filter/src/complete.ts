@@ -59,6 +59,21 @@ const KEYWORDS = [
   'as',
 ] as const;
 const OPERATORS = ['==', '!='] as const;
+/** Text that can follow each keyword used as a keyword, but never the same word used as a field name. */
+const PROBES: Readonly<Record<(typeof KEYWORDS)[number], readonly string[]>> = {
+  and: [' ('],
+  or: [' ('],
+  not: [' (', ' in x', ' contains 1', ' matches 1', ' empty', ' nil'],
+  in: [' x'],
+  contains: [' "v"'],
+  matches: [' "v"'],
+  is: [' nil'],
+  empty: [' and x', ')', ' }'],
+  nil: [' and x', ')', ' }'],
+  any: [' x as'],
+  all: [' x as'],
+  as: [' x {'],
+};
 const PUNCTUATION = ['(', ')', '{', '}', ',', '_'] as const;
 const IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9_/]*$/;
 const WORD_AT_END = /[a-zA-Z][a-zA-Z0-9_/]*(?:\.[a-zA-Z0-9_/]*)*$|\.[a-zA-Z0-9_/]*$/;
@@ -160,8 +175,12 @@ export function completeFilter(text: string, offset: number, options?: Completio
   if (dot === -1) {
     for (const op of OPERATORS)
       if (viable(`${base}${op}`)) add({ label: op, kind: 'operator', insertText: op });
-    for (const kw of KEYWORDS)
-      if (viable(`${base}${kw} `)) add({ label: kw, kind: 'keyword', insertText: kw });
+    for (const kw of KEYWORDS) {
+      // A keyword is also a valid field name; suggest it only where it works as the keyword.
+      if (PROBES[kw].some((probe) => viable(`${base}${kw}${probe}`))) {
+        add({ label: kw, kind: 'keyword', insertText: kw });
+      }
+    }
     if (partial === '') {
       for (const p of PUNCTUATION)
         if (viable(`${base}${p}`)) add({ label: p, kind: 'punctuation', insertText: p });

@@ -455,16 +455,17 @@ export class FilterParser extends EmbeddedActionsParser {
       {
         GATE: () => this.collectionAhead(),
         ALT: () => {
-          const c = this.SUBRULE(this.collection);
-          return this.ACTION(() => {
+          this.ACTION(() => {
+            const t = this.LA(1);
             throw new ParseFailure(
               FilterSyntaxErrorCode.UnparenthesizedCollection,
-              `A collection expression ("${this.source.slice(c.span.start, c.span.start + 3)} ...") must be wrapped in parentheses after "not" or as the right operand of "and".`,
-              c.span.start,
-              c.span.end - c.span.start,
+              `A collection expression ("${t.image} ...") must be wrapped in parentheses after "not" or as the right operand of "and".`,
+              t.startOffset,
+              t.image.length,
               ['"("'],
             );
           });
+          return this.SUBRULE(this.collection);
         },
       },
       { ALT: () => this.SUBRULE(this.match) },
