@@ -124,6 +124,61 @@ describe('watch', () => {
     expect(requests).toHaveLength(1);
   });
 
+  it('spaces requests by minIntervalMs while the index does not move', async () => {
+    // Arrange: a server that answers at once with the same index
+    vi.useFakeTimers();
+    const { fetch, requests } = scripted([4, 4, 4, 5]);
+    const result = collect(watch(fetch, {}, { minIntervalMs: 1000 }), { limit: 2 });
+    // Act + Assert: the repeated answers each wait out the interval
+    await vi.advanceTimersByTimeAsync(0);
+    expect(requests).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(requests).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(requests).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1000);
+    await expect(result).resolves.toHaveLength(2);
+    expect(requests).toHaveLength(4);
+  });
+
+  it('ends with the error onError throws, without retrying', async () => {
+    const { fetch, requests } = scripted([new Error('down'), 5]);
+    const stop = new Error('giving up');
+    const result = collect(
+      watch(
+        fetch,
+        {},
+        {
+          onError: () => {
+            throw stop;
+          },
+        },
+      ),
+    );
+    await expect(result).rejects.toBe(stop);
+    expect(requests).toHaveLength(1);
+  });
+
+  it('asks a custom retryable', async () => {
+    const seen: unknown[] = [];
+    const odd = new Error('odd');
+    const { fetch } = scripted([odd]);
+    const result = collect(
+      watch(
+        fetch,
+        {},
+        {
+          retryable: (error) => {
+            seen.push(error);
+            return false;
+          },
+        },
+      ),
+    );
+    await expect(result).rejects.toBe(odd);
+    expect(seen).toEqual([odd]);
+  });
+
   it('stops at once when aborted during a backoff, with the signal’s reason', async () => {
     // Arrange
     vi.useFakeTimers();
@@ -179,6 +234,7 @@ describe('watch', () => {
     [{ index: 1.5 }, 'index must be a non-negative integer, got 1.5.'],
     [{ maxRetries: -1 }, 'maxRetries must be a non-negative number, got -1.'],
     [{ backoffMs: Number.NaN }, 'backoffMs must be a non-negative number, got NaN.'],
+    [{ minIntervalMs: -1 }, 'minIntervalMs must be a non-negative number, got -1.'],
     [{ wait: -5 }, 'A wait must be a non-negative number of milliseconds, got -5.'],
   ])('rejects the options %j at once', (options, message) => {
     const { fetch, requests } = scripted([]);

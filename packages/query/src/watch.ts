@@ -92,6 +92,12 @@ export interface WatchOptions {
    */
   readonly onError?: ((error: unknown, retry: WatchRetry) => void) | undefined;
   /**
+   * Shortest time between two requests when the index did not move, in milliseconds: protects a
+   * server (or an endpoint) that answers at once instead of blocking from a request storm.
+   * @defaultValue 0 (no pause)
+   */
+  readonly minIntervalMs?: number | undefined;
+  /**
    * Source of the jitter, returning a number in `[0, 1)`.
    * @defaultValue `Math.random`
    */
@@ -123,6 +129,9 @@ export function isRetryable(error: unknown): boolean {
  * Failed requests are retried after `backoffMs * 2^(attempt-1)` milliseconds (at most
  * `maxBackoffMs`), of which a random half is jitter; after `maxRetries` consecutive failures, or for
  * an error `retryable` rejects, the error is rethrown. A success resets the count.
+ *
+ * With `minIntervalMs`, an answer whose index did not move is followed by a pause so that
+ * requests are at least that far apart (for endpoints that answer at once instead of blocking).
  *
  * Breaking out of the loop aborts the request in flight; the caller's signal rejects the pending
  * `next()` with its reason at once, even during a backoff, and leaves no unhandled rejection.
@@ -161,11 +170,13 @@ export function watch<P extends object, R extends WatchResponse>(
     retryable = isRetryable,
     onError,
     random = Math.random,
+    minIntervalMs = 0,
   } = options;
   checkCount('index', start);
   checkCount('maxRetries', maxRetries);
   checkCount('backoffMs', backoffMs);
   checkCount('maxBackoffMs', maxBackoffMs);
+  checkCount('minIntervalMs', minIntervalMs);
   const wait = typeof options.wait === 'number' ? formatWait(options.wait) : options.wait;
   return abortable(async function* loop(signal): AsyncGenerator<R, void, undefined> {
     let last = start;
@@ -178,6 +189,7 @@ export function watch<P extends object, R extends WatchResponse>(
       const cursor: { index: number; wait?: string } = { index: last };
       if (wait !== undefined) cursor.wait = wait;
       let response: R;
+      const started = Date.now();
       try {
         response = await fetch({ ...params, ...cursor } as P & WatchCursor, signal);
       } catch (error) {
@@ -210,6 +222,16 @@ export function watch<P extends object, R extends WatchResponse>(
       if (index > last) {
         last = index;
         yield response;
+      } else if (minIntervalMs > 0) {
+        const rest = minIntervalMs - (Date.now() - started);
+        if (rest > 0) {
+          try {
+            await sleep(rest, signal);
+          } catch (abortReason) {
+            if (stoppedByConsumer(signal, outer)) return;
+            throw abortReason;
+          }
+        }
       }
     }
   }, outer);
