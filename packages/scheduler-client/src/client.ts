@@ -75,6 +75,8 @@ function isTransport(value: unknown): value is Transport {
  *   given comes from the `SKED_*` environment variables, then from the defaults
  *   (`http://127.0.0.1:4646`, namespace `default`).
  * @returns The client.
+ * @throws {@link ConfigError} when the options (or the `SKED_*` variables) are invalid, such as
+ *   an address that is not a URL or a TLS file that cannot be read.
  * @example
  * ```ts
  * import { createClient } from '@sked/scheduler-client';

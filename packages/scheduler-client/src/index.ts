@@ -65,5 +65,5 @@ export { ExecError, execAllocation } from './exec.js';
 export { InvalidRequestError } from './errors.js';
 
 // Re-exported from @sked/http, so that one import is enough
-export { ApiError, createTransport } from '@sked/http';
+export { ApiError, ConfigError, createTransport } from '@sked/http';
 export type { QueryMeta, Transport, TransportOptions } from '@sked/http';
