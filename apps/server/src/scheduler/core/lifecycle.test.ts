@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+
+import { createCluster } from './cluster.js';
+import { jobKey } from './store.js';
+import { batchJob, serviceJob, testCluster } from './test/helpers.js';
+
+describe('canaries', () => {
+  it('places canaries first and auto-promotes them once healthy', async () => {
+    const t = testCluster();
+    const update = { MaxParallel: 1, MinHealthyTime: 1e9, Canary: 1, AutoPromote: true };
+    t.cluster.registerJob({ job: serviceJob('web', { Update: update }) });
+    t.run(3000);
+    t.cluster.registerJob({ job: serviceJob('web', { Update: update }, { Config: { run_for: '2h' } }) });
+    t.run(300);
+    const live = t.cluster.store.ofJob('allocs', 'default', 'web').filter((a) => a.DesiredStatus === 'run');
+    expect(live).toHaveLength(3);
+    expect(live.filter((a) => a.DeploymentStatus?.Canary)).toHaveLength(1);
+    t.run(15000);
+    const dep = t.cluster.store.ofJob('deployments', 'default', 'web').at(-1)!;
+    expect(dep.TaskGroups['web']).toMatchObject({ DesiredCanaries: 1, Promoted: true });
+    expect(dep.Status).toBe('successful');
+    const after = t.cluster.store.ofJob('allocs', 'default', 'web').filter((a) => a.DesiredStatus === 'run');
+    expect(after.map((a) => a.JobVersion)).toEqual([1, 1]);
+    expect(t.batches.flatMap((b) => b.Events).some((e) => e.Type === 'DeploymentPromotion')).toBe(true);
+    await t.cluster.close();
+  });
+});
+
+describe('stopping', () => {
+  it('waits for the group shutdown delay unless no_shutdown_delay', async () => {
+    const delayed = testCluster();
+    const job = serviceJob('web');
+    (job['TaskGroups'] as Record<string, unknown>[])[0]!['ShutdownDelay'] = 5e9;
+    delayed.cluster.registerJob({ job });
+    delayed.run(500);
+    delayed.cluster.deregisterJob({ namespace: 'default', id: 'web' });
+    delayed.run(1000);
+    expect(delayed.cluster.store.ofJob('allocs', 'default', 'web').map((a) => a.ClientStatus)).toEqual([
+      'running',
+      'running',
+    ]);
+    delayed.run(5000);
+    expect(delayed.cluster.store.ofJob('allocs', 'default', 'web').map((a) => a.ClientStatus)).toEqual([
+      'complete',
+      'complete',
+    ]);
+    await delayed.cluster.close();
+
+    const quick = testCluster();
+    quick.cluster.registerJob({ job });
+    quick.run(500);
+    quick.cluster.deregisterJob({ namespace: 'default', id: 'web', noShutdownDelay: true });
+    quick.run(1000);
+    expect(quick.cluster.store.ofJob('allocs', 'default', 'web').map((a) => a.ClientStatus)).toEqual([
+      'complete',
+      'complete',
+    ]);
+    await quick.cluster.close();
+  });
+
+  it('kills the siblings of a failed task', async () => {
+    const t = testCluster();
+    const job = batchJob('pair', { run_for: '1s', exit_code: 1 });
+    const group = (job['TaskGroups'] as Record<string, unknown>[])[0]!;
+    group['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
+    group['ReschedulePolicy'] = { Attempts: 0, Unlimited: false };
+    (group['Tasks'] as Record<string, unknown>[]).push({
+      Name: 'sidecar',
+      Driver: 'mock',
+      Config: {},
+      Resources: { CPU: 50, MemoryMB: 32 },
+    });
+    t.cluster.registerJob({ job });
+    t.run(3000);
+    const [a] = t.cluster.store.ofJob('allocs', 'default', 'pair');
+    const side = a!.TaskStates!['sidecar']!;
+    expect(side.Events.map((e) => e.Type).slice(-3)).toEqual(['Sibling Task Failed', 'Killing', 'Killed']);
+    expect(side.Events.at(-3)?.FailedSibling).toBe('job');
+    expect(a!.ClientStatus).toBe('failed');
+    expect(t.cluster.store.summaries.get(jobKey('default', 'pair'))?.Summary['work']?.Failed).toBe(1);
+    await t.cluster.close();
+  });
+});
+
+describe('job status', () => {
+  it('goes pending -> running -> dead for a batch job', async () => {
+    const t = testCluster();
+    t.cluster.registerJob({ job: batchJob('b', { run_for: '1s' }) });
+    const status = (): string | undefined => t.cluster.store.jobs.get(jobKey('default', 'b'))?.Status;
+    expect(status()).toBe('pending');
+    t.run(300);
+    expect(status()).toBe('running');
+    t.run(1500);
+    expect(status()).toBe('dead');
+    expect(t.cluster.store.summaries.get(jobKey('default', 'b'))?.Summary['work']).toMatchObject({
+      Complete: 1,
+      Running: 0,
+      Queued: 0,
+    });
+    await t.cluster.close();
+  });
+});
+
+describe('with the system clock', () => {
+  it('brings a mock task to running within a second', async () => {
+    const cluster = createCluster({ nodes: 1 });
+    cluster.registerJob({ job: serviceJob('web') });
+    const deadline = Date.now() + 3000;
+    let states: string[] = [];
+    while (Date.now() < deadline) {
+      states = cluster.store.ofJob('allocs', 'default', 'web').map((a) => a.ClientStatus);
+      if (states.length === 2 && states.every((s) => s === 'running')) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(states).toEqual(['running', 'running']);
+    await cluster.close();
+  });
+});
