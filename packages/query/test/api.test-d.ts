@@ -55,7 +55,7 @@ expectTypeOf(collect(paginateItems(listJobs, {}))).toEqualTypeOf<Promise<{ ID: s
 declare const readJob: (req: { job?: string } & WatchCursor, signal: AbortSignal) => Promise<JobsPage>;
 expectTypeOf(watch(readJob, { job: 'web' }, { wait: '1m' })).toEqualTypeOf<AsyncIterable<JobsPage>>();
 // @ts-expect-error watch needs a response with meta
-watch(async (_req: WatchCursor) => ({ data: 1 }), {});
+watch((_req: WatchCursor) => Promise.resolve({ data: 1 }), {});
 
 expectTypeOf(sleep(1, AbortSignal.timeout(1))).toEqualTypeOf<Promise<void>>();
 expectTypeOf(sleep(1, { signal: AbortSignal.timeout(1) })).toEqualTypeOf<Promise<void>>();
