@@ -64,6 +64,9 @@ export { ExecError, execAllocation } from './exec.js';
 // Errors
 export { InvalidRequestError } from './errors.js';
 
+// Input types of @sked/model, re-exported for convenience
+export type { CsiVolumeInput, JobInput } from '@sked/model';
+
 // Re-exported from @sked/http, so that one import is enough
 export { ApiError, ConfigError, createTransport } from '@sked/http';
 export type { QueryMeta, Transport, TransportOptions } from '@sked/http';
