@@ -157,6 +157,13 @@ export interface Cluster {
   };
   deregisterVolume(input: { namespace: string; id: string; force?: boolean }): { Index: number };
   detachVolume(input: { namespace: string; id: string; node: string }): { Index: number };
+  /** Stops (or purges) several jobs in one write (events `JobBatchDeregistered`). */
+  batchDeregisterJobs(input: { jobs: readonly { namespace: string; id: string }[]; purge?: boolean }): {
+    Index: number;
+    JobEvals: Record<string, string>;
+  };
+  /** Removes a node: its allocations are lost and replaced elsewhere (event `NodeDeregistration`). */
+  deregisterNode(input: { nodeId: string }): { Index: number };
   setNodeEligibility(input: { nodeId: string; eligible: boolean }): { Index: number };
   drainNode(input: { nodeId: string; enable: boolean }): { Index: number };
   /** Parses HCL2 job text into a Job (async: the HCL parser is WebAssembly). */
@@ -628,7 +635,13 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   // ---- job writes -----------------------------------------------------------------------------
 
   /** Stores a new version of a job (or keeps the current one when the spec is unchanged). */
-  const upsertJob = (tx: Txn, job: Job, existing: Job | undefined, submission?: unknown): Job => {
+  const upsertJob = (
+    tx: Txn,
+    job: Job,
+    existing: Job | undefined,
+    submission?: unknown,
+    emit = true,
+  ): Job => {
     if (existing && !specChanged(existing, job) && existing.Stop === job.Stop) return existing;
     const stored: Job = {
       ...job,
@@ -663,7 +676,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       for (const old of subs.slice(0, Math.max(0, subs.length - 6)))
         tx.delete('submissions', versionKey(old.Namespace, old.JobID, old.Version));
     }
-    jobEvent(tx, 'JobRegistered', stored);
+    if (emit) jobEvent(tx, 'JobRegistered', stored);
     return stored;
   };
 
@@ -718,29 +731,53 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     });
   };
 
+  /** Stops (or purges) one job inside a write; returns its deregister evaluation. */
+  const deregisterIn = (
+    tx: Txn,
+    input: {
+      namespace: string;
+      id: string;
+      purge?: boolean;
+      evalPriority?: number;
+      noShutdownDelay?: boolean;
+    },
+    eventType: 'JobDeregistered' | 'JobBatchDeregistered',
+  ): RegisterResponse => {
+    const job = mustJob(tx, input.namespace, input.id);
+    let jmi = tx.index;
+    if (input.purge) {
+      tx.delete('jobs', jobKey(job.Namespace, job.ID));
+      tx.delete('summaries', jobKey(job.Namespace, job.ID));
+      for (const v of tx.ofJob('jobVersions', job.Namespace, job.ID))
+        tx.delete('jobVersions', versionKey(v.Namespace, v.ID, v.Version));
+      for (const s of tx.ofJob('submissions', job.Namespace, job.ID))
+        tx.delete('submissions', versionKey(s.Namespace, s.JobID, s.Version));
+      jobEvent(tx, eventType, job);
+    } else {
+      const stopped = job.Stop ? job : upsertJob(tx, { ...job, Stop: true }, job, undefined, false);
+      jmi = stopped.JobModifyIndex;
+      jobEvent(tx, eventType, stopped);
+    }
+    const e = makeEval(tx, job, 'job-deregister', input.evalPriority ?? 0, { JobModifyIndex: jmi });
+    if (input.noShutdownDelay) noShutdownDelay.add(e.ID);
+    if (!input.purge) refreshJob(tx, job.Namespace, job.ID);
+    if (job.ParentID) refreshJob(tx, job.Namespace, job.ParentID);
+    if (job.Periodic) tx.after(() => armPeriodic(job.Namespace, job.ID));
+    return { EvalID: e.ID, EvalCreateIndex: tx.index, JobModifyIndex: jmi, Index: tx.index };
+  };
+
   const deregisterJob: Cluster['deregisterJob'] = (input) =>
+    store.write((tx) => deregisterIn(tx, input, 'JobDeregistered'));
+
+  const batchDeregisterJobs: Cluster['batchDeregisterJobs'] = (input) =>
     store.write((tx) => {
-      const job = mustJob(tx, input.namespace, input.id);
-      let jmi = tx.index;
-      if (input.purge) {
-        tx.delete('jobs', jobKey(job.Namespace, job.ID));
-        tx.delete('summaries', jobKey(job.Namespace, job.ID));
-        for (const v of tx.ofJob('jobVersions', job.Namespace, job.ID))
-          tx.delete('jobVersions', versionKey(v.Namespace, v.ID, v.Version));
-        for (const s of tx.ofJob('submissions', job.Namespace, job.ID))
-          tx.delete('submissions', versionKey(s.Namespace, s.JobID, s.Version));
-        jobEvent(tx, 'JobDeregistered', job);
-      } else {
-        const stopped = job.Stop ? job : upsertJob(tx, { ...job, Stop: true }, job);
-        jmi = stopped.JobModifyIndex;
-        jobEvent(tx, 'JobDeregistered', stopped);
+      if (input.jobs.length === 0) throw badRequest('No jobs to deregister');
+      const evals: Record<string, string> = {};
+      for (const j of input.jobs) {
+        const r = deregisterIn(tx, { ...j, purge: input.purge ?? false }, 'JobBatchDeregistered');
+        evals[`${j.namespace}.${j.id}`] = r.EvalID;
       }
-      const e = makeEval(tx, job, 'job-deregister', input.evalPriority ?? 0, { JobModifyIndex: jmi });
-      if (input.noShutdownDelay) noShutdownDelay.add(e.ID);
-      if (!input.purge) refreshJob(tx, job.Namespace, job.ID);
-      if (job.ParentID) refreshJob(tx, job.Namespace, job.ParentID);
-      if (job.Periodic) tx.after(() => armPeriodic(job.Namespace, job.ID));
-      return { EvalID: e.ID, EvalCreateIndex: tx.index, JobModifyIndex: jmi, Index: tx.index };
+      return { Index: tx.index, JobEvals: evals };
     });
 
   const planJob: Cluster['planJob'] = (input) => {
@@ -1108,7 +1145,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       if (a.TaskStates?.[task]?.State !== 'running') throw badRequest(`Task "${task}" is not running`);
       return [task];
     }
-    return names.filter((n) => a.TaskStates?.[n]?.State === 'running');
+    const running = names.filter((n) => a.TaskStates?.[n]?.State === 'running');
+    if (running.length === 0) throw badRequest(`Allocation "${a.ID}" has no running tasks`);
+    return running;
   };
 
   const signalAlloc: Cluster['signalAlloc'] = (input) => {
@@ -1320,6 +1359,40 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       nodeEvent(tx, 'NodeEligibility', u);
       nodeEvent(tx, 'NodeEvent', u);
       if (input.eligible) tx.after(unblock);
+      return { Index: tx.index };
+    });
+
+  const deregisterNode: Cluster['deregisterNode'] = (input) =>
+    store.write((tx) => {
+      const n = mustNode(tx, input.nodeId);
+      tx.delete('nodes', n.ID);
+      nodeEvent(tx, 'NodeDeregistration', { ...n, Status: 'down', ModifyIndex: tx.index });
+      const jobs = new Map<string, Allocation>();
+      for (const a of tx.all('allocs')) {
+        if (a.NodeID !== n.ID || clientTerminal(a)) continue;
+        const lost: Allocation = {
+          ...a,
+          DesiredStatus: 'stop',
+          DesiredDescription: 'alloc is lost since its node is down',
+          ClientStatus: 'lost',
+          ClientDescription: 'alloc is lost since its node is down',
+          ModifyIndex: tx.index,
+          AllocModifyIndex: tx.index,
+          ModifyTime: nowNs(),
+        };
+        tx.put('allocs', lost);
+        allocEvent(tx, 'AllocationUpdated', lost);
+        jobs.set(jobKey(a.Namespace, a.JobID), a);
+        tx.after(() => {
+          activeAllocs.delete(a.ID);
+          abandonRun(a.ID);
+        });
+      }
+      for (const a of jobs.values()) {
+        const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
+        if (job) makeEval(tx, job, 'node-update', 0, { NodeID: n.ID });
+        refreshJob(tx, a.Namespace, a.JobID);
+      }
       return { Index: tx.index };
     });
 
@@ -1796,6 +1869,14 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     void anyStarted;
   };
 
+  /** Ends a run whose node is gone: drivers are stopped, nothing more is reported. */
+  const abandonRun = (allocId: string): void => {
+    const run = runs.get(allocId);
+    if (!run) return;
+    finishRun(allocId);
+    for (const tr of run.tasks.values()) void tr.handle?.stop({ timeoutMs: 0 }).catch(() => undefined);
+  };
+
   const finishRun = (allocId: string): void => {
     const run = runs.get(allocId);
     if (!run) return;
@@ -1994,6 +2075,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     registerVolume,
     deregisterVolume,
     detachVolume,
+    batchDeregisterJobs,
+    deregisterNode,
     setNodeEligibility,
     drainNode,
     parseJob: (input) => parseJobHcl(input, { region }),

@@ -116,3 +116,57 @@ describe('with the system clock', () => {
     await cluster.close();
   });
 });
+
+describe('node and batch writes', () => {
+  it('replaces the allocations of a deregistered node elsewhere', async () => {
+    const t = testCluster();
+    t.cluster.registerJob({ job: serviceJob('web') });
+    t.run(500);
+    const [first] = t.cluster.store.ofJob('allocs', 'default', 'web');
+    t.cluster.deregisterNode({ nodeId: first!.NodeID });
+    t.run(500);
+    const allocs = t.cluster.store.ofJob('allocs', 'default', 'web');
+    expect(allocs.find((a) => a.ID === first!.ID)?.ClientStatus).toBe('lost');
+    const live = allocs.filter((a) => a.DesiredStatus === 'run');
+    expect(live).toHaveLength(2);
+    expect(live.every((a) => a.NodeID !== first!.NodeID && a.ClientStatus === 'running')).toBe(true);
+    expect(t.cluster.store.nodes.size).toBe(2);
+    const types = t.batches.flatMap((b) => b.Events).map((e) => e.Type);
+    expect(types).toContain('NodeDeregistration');
+    expect(t.cluster.store.summaries.get(jobKey('default', 'web'))?.Summary['web']?.Lost).toBe(1);
+    expect(() => t.cluster.deregisterNode({ nodeId: first!.NodeID })).toThrow('node not found');
+    await t.cluster.close();
+  });
+
+  it('deregisters several jobs in one write, all or nothing', async () => {
+    const t = testCluster();
+    t.cluster.registerJob({ job: serviceJob('a') });
+    t.cluster.registerJob({ job: serviceJob('b') });
+    const index = t.cluster.store.index;
+    expect(() =>
+      t.cluster.batchDeregisterJobs({
+        jobs: [
+          { namespace: 'default', id: 'a' },
+          { namespace: 'default', id: 'zz' },
+        ],
+      }),
+    ).toThrow('job not found');
+    expect(t.cluster.store.index).toBe(index);
+    expect(t.cluster.store.jobs.get(jobKey('default', 'a'))?.Stop).toBe(false);
+    const r = t.cluster.batchDeregisterJobs({
+      jobs: [
+        { namespace: 'default', id: 'a' },
+        { namespace: 'default', id: 'b' },
+      ],
+      purge: true,
+    });
+    expect(Object.keys(r.JobEvals)).toEqual(['default.a', 'default.b']);
+    expect(t.cluster.store.jobs.size).toBe(0);
+    const last = t.batches.at(-1)!;
+    expect(last.Events.filter((e) => e.Type === 'JobBatchDeregistered').map((e) => e.Key)).toEqual([
+      'a',
+      'b',
+    ]);
+    await t.cluster.close();
+  });
+});
