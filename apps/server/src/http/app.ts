@@ -201,6 +201,19 @@ export function sendJson(
 }
 
 /**
+ * Answers with JSON text that is already serialised (compact), re-indenting it for `?pretty`.
+ * @param request - The request (for `pretty`).
+ * @param reply - The reply to send on.
+ * @param text - Compact JSON text.
+ * @returns The reply.
+ */
+export function sendJsonText(request: FastifyRequest, reply: FastifyReply, text: string): FastifyReply {
+  const query = request.query as Record<string, unknown> | undefined;
+  if (isFlagSet(query?.['pretty'])) return sendJson(request, reply, JSON.parse(text) as unknown);
+  return reply.code(200).type('application/json').send(text);
+}
+
+/**
  * Reads a presence flag such as `?pretty` or `?stale`: present with no value, or any value other
  * than `false`/`0`, means on.
  * @param value - The raw query value.

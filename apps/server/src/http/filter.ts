@@ -1,6 +1,13 @@
 import { FilterEvaluationError, compileFilter } from '@sked/filter';
 import { badRequest } from './errors.js';
 
+function resultPageError(error: unknown): Error {
+  if (FilterEvaluationError.is(error) || error instanceof Error) {
+    return badRequest(`failed to read result page: ${error.message}`);
+  }
+  return badRequest(`failed to read result page: ${String(error)}`);
+}
+
 /** A compiled `filter` that turns evaluation errors into the 400 answer of the service. */
 export type ItemFilter = (item: unknown) => boolean;
 
@@ -34,10 +41,7 @@ export function compileItemFilter(text: string): ItemFilter {
     try {
       return compiled(item);
     } catch (error) {
-      if (FilterEvaluationError.is(error) || error instanceof Error) {
-        throw badRequest(`failed to read result page: ${error.message}`);
-      }
-      throw badRequest(`failed to read result page: ${String(error)}`);
+      throw resultPageError(error);
     }
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { namespaceIdKey, readPage } from '@sked/query';
-import { sendJson } from '../../http/app.js';
+import { sendJson, sendJsonText } from '../../http/app.js';
 import { blockingRead } from '../../http/blocking.js';
 import {
   queryBool,
@@ -15,7 +15,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
 import { requireNamespace } from '../acl/index.js';
 import type { Principal } from '../acl/index.js';
-import type { Job, JobSummary } from '../core/index.js';
+import type { Job, JobSummary, Store } from '../core/index.js';
 import { begin, setNextToken, type SchedulerRouteContext } from './common.js';
 
 type Params = { job_id: string };
@@ -58,6 +58,38 @@ export function jobListItem(
   return item;
 }
 
+interface CachedItem {
+  readonly summary: JobSummary | undefined;
+  /** The summaries table index when `summary` was last checked to be current. */
+  summariesIndex: number;
+  readonly modifyIndex: number;
+  readonly json: string;
+}
+const itemCache = new WeakMap<Job, CachedItem>();
+const itemCacheWithMeta = new WeakMap<Job, CachedItem>();
+
+/**
+ * The serialised list item of a job, cached per stored job object (the store replaces objects on
+ * write; the ModifyIndex guards against an in-place change). The summary is looked up again only
+ * when the summaries table has moved since the item was last checked.
+ */
+function jobListItemJson(store: Store, job: Job, withMeta: boolean): string {
+  const cache = withMeta ? itemCacheWithMeta : itemCache;
+  const cached = cache.get(job);
+  const summariesIndex = store.summaries.watch.current;
+  if (cached !== undefined && cached.modifyIndex === job.ModifyIndex) {
+    if (cached.summariesIndex === summariesIndex) return cached.json;
+    if (store.summaries.get(namespaceIdKey(job.Namespace, job.ID)) === cached.summary) {
+      cached.summariesIndex = summariesIndex;
+      return cached.json;
+    }
+  }
+  const summary = store.summaries.get(namespaceIdKey(job.Namespace, job.ID));
+  const json = JSON.stringify(jobListItem(job, summary, withMeta));
+  cache.set(job, { summary, summariesIndex, modifyIndex: job.ModifyIndex, json });
+  return json;
+}
+
 /** Caches per-namespace permission answers for one request. */
 function namespaceGate(principal: Principal, capability: 'list-jobs' | 'read-job'): (ns: string) => boolean {
   const seen = new Map<string, boolean>();
@@ -98,7 +130,7 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
         allowed(job.Namespace) && job.ID.startsWith(prefix) && (filter === undefined || filter(job));
     } else {
       keyPrefix = namespaceIdKey(namespace, prefix);
-      if (filter !== undefined) predicate = (job) => filter(job);
+      predicate = filter;
     }
     const page = readPage(store.jobs.items, {
       perPage,
@@ -108,13 +140,8 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
       prefix: keyPrefix,
     });
     setNextToken(reply, page.nextToken);
-    return sendJson(
-      request,
-      reply,
-      page.items.map((job) =>
-        jobListItem(job, store.summaries.get(namespaceIdKey(job.Namespace, job.ID)), withMeta),
-      ),
-    );
+    const parts = page.items.map((job) => jobListItemJson(store, job, withMeta));
+    return sendJsonText(request, reply, `[${parts.join(',')}]`);
   });
 
   const readJob = (namespace: string, id: string): Job => {

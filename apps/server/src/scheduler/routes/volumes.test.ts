@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureOk, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 
@@ -108,5 +108,60 @@ describe('volumes', () => {
   it('answers 405 for POST on a volume', async () => {
     const res = await t.request('POST', '/v1/volume/csi/vol-a', { body: {} });
     expect([res.statusCode, res.body]).toEqual([405, 'Invalid method']);
+  });
+});
+
+describe('volumes in use', () => {
+  it('refuses to deregister or detach a claimed volume, storing nothing', async () => {
+    ensureOk(
+      await t.request('PUT', '/v1/volume/csi/claimed', {
+        body: {
+          Volumes: [
+            {
+              ID: 'claimed',
+              PluginID: 'p',
+              AccessMode: 'multi-node-single-writer',
+              AttachmentMode: 'file-system',
+            },
+          ],
+        },
+      }),
+    );
+    ensureOk(
+      await t.request('POST', '/v1/jobs', {
+        body: {
+          Job: jobInput('uses-volume', {
+            TaskGroups: [
+              {
+                Name: 'g',
+                Count: 1,
+                Volumes: { data: { Name: 'data', Type: 'csi', Source: 'claimed', ReadOnly: false } },
+                Tasks: [
+                  {
+                    Name: 't',
+                    Driver: 'mock',
+                    Config: { run_for: '1h' },
+                    Resources: { CPU: 100, MemoryMB: 64 },
+                  },
+                ],
+              },
+            ],
+          }),
+        },
+      }),
+    );
+    const volume = await eventually(async () => {
+      const read = (await t.request('GET', '/v1/volume/csi/claimed')).json();
+      return Object.keys(read.WriteAllocs ?? {}).length + Object.keys(read.ReadAllocs ?? {}).length > 0
+        ? read
+        : undefined;
+    });
+    expect(volume.Allocations).toHaveLength(1);
+    const before = t.index();
+    const del = await t.request('DELETE', '/v1/volume/csi/claimed');
+    expect([del.statusCode, del.body]).toEqual([400, 'volume "claimed" is in use']);
+    const forced = await t.request('DELETE', '/v1/volume/csi/claimed?force=true');
+    expect(forced.statusCode).toBe(400);
+    expect(t.index()).toBe(before);
   });
 });
