@@ -113,6 +113,20 @@ const cases: Case[] = [
   },
   { name: 'jobs.read', call: (c) => c.jobs.read('web'), method: 'GET', path: '/v1/job/web', query: {} },
   {
+    name: 'jobs.read as one blocking query',
+    call: (c) => c.jobs.read('web', { index: 42, wait: '30s' }),
+    method: 'GET',
+    path: '/v1/job/web',
+    query: { index: '42', wait: '30s' },
+  },
+  {
+    name: 'allocations.list as one blocking query with a wait in milliseconds',
+    call: (c) => c.allocations.list({ index: 7, wait: 1500 }),
+    method: 'GET',
+    path: '/v1/allocations',
+    query: { index: '7', wait: '1500ms' },
+  },
+  {
     name: 'jobs.read escapes the ID',
     call: (c) => c.jobs.read('a b/c?d#e%'),
     method: 'GET',

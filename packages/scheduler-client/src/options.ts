@@ -59,6 +59,19 @@ export interface ReadOptions extends RequestOptions {
    * @defaultValue false
    */
   readonly stale?: boolean;
+  /**
+   * Blocking query: the server answers once the index of what is read passes this value (or
+   * `wait` elapses). `0` answers at once. For a loop of blocking queries use the endpoint's
+   * `watch`, which manages the index for you.
+   * @defaultValue 0 (no blocking)
+   */
+  readonly index?: number;
+  /**
+   * Longest blocking time with `index`: a duration string (`"30s"`, `"5m"`, `"1h30m"`) or
+   * milliseconds. The server caps it at 10 minutes and adds up to wait/16 at random.
+   * @defaultValue the server's 5 minutes
+   */
+  readonly wait?: string | number;
 }
 
 /**

@@ -264,6 +264,32 @@ const bad: BadCase[] = [
     message: 'nodeId must be a non-empty string, but got "".',
   },
   {
+    name: 'a wait the service cannot read',
+    call: (c) => c.jobs.read('web', { index: 3, wait: 'soon' }),
+    parameter: 'wait',
+    message: 'Invalid wait time "soon": use a duration such as "30s", "5m" or "1h30m", or milliseconds.',
+  },
+  {
+    name: 'a negative wait in milliseconds',
+    call: (c) => c.volumes.list({ index: 3, wait: -5 }),
+    parameter: 'wait',
+    message: 'wait must be a duration string or a non-negative number of milliseconds, but got -5.',
+  },
+  {
+    name: 'a negative index',
+    call: (c) => c.jobs.summary('web', { index: -1 }),
+    parameter: 'index',
+    message: 'index must be an integer of at least 0, but got -1.',
+  },
+  {
+    name: 'a watch with a wait the service cannot read',
+    call: async (c) => {
+      for await (const result of c.jobs.read.watch('web', { wait: '5 minutes' })) void result;
+    },
+    parameter: 'wait',
+    message: /^Invalid wait time "5 minutes"/,
+  },
+  {
     name: 'a namespace that is not a string',
     call: (c) => c.jobs.read('web', { namespace: 3 as never }),
     parameter: 'namespace',

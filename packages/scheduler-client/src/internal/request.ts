@@ -1,10 +1,11 @@
 import type { Transport } from '@sked/http';
-import { paginate, paginateItems, watch, type PageCursor } from '@sked/query';
+import { formatWait, paginate, paginateItems, parseWait, watch, type PageCursor } from '@sked/query';
 
 import type { ListEndpoint, ReadEndpoint } from '../endpoints.js';
+import { InvalidRequestError } from '../errors.js';
 import type { ListOptions, ReadOptions, RequestOptions, Result, WatchOptions } from '../options.js';
 import { filterText, refuseFilterWith } from './filter.js';
-import { requireBoolean, requireInteger, requireString } from './validate.js';
+import { quote, requireBoolean, requireInteger, requireString } from './validate.js';
 
 /** A query-string value: `undefined` leaves the parameter out. */
 export type QueryValue = string | number | boolean | undefined;
@@ -41,12 +42,38 @@ export function flag(value: boolean | undefined, parameter: string): true | unde
   return requireBoolean(value, parameter) ? true : undefined;
 }
 
-/** The query parameters every call shares. */
-export function commonQuery(options: RequestOptions & { stale?: boolean }): Record<string, QueryValue> {
+/** Checks a `wait` and turns it into the duration string the service reads. */
+export function waitText(wait: unknown): string {
+  if (typeof wait === 'number') {
+    if (!Number.isFinite(wait) || wait < 0) {
+      throw new InvalidRequestError(
+        `wait must be a duration string or a non-negative number of milliseconds, but got ${quote(wait)}.`,
+        'wait',
+        wait,
+      );
+    }
+    return formatWait(wait);
+  }
+  if (typeof wait !== 'string' || !parseWait(wait).ok) {
+    throw new InvalidRequestError(
+      `Invalid wait time ${quote(wait)}: use a duration such as "30s", "5m" or "1h30m", or milliseconds.`,
+      'wait',
+      wait,
+    );
+  }
+  return wait;
+}
+
+/** The query parameters every call shares (and, for reads, `stale`, `index` and `wait`). */
+export function commonQuery(
+  options: RequestOptions & { stale?: boolean; index?: number; wait?: string | number },
+): Record<string, QueryValue> {
   return {
     namespace: options.namespace === undefined ? undefined : requireString(options.namespace, 'namespace'),
     region: options.region === undefined ? undefined : requireString(options.region, 'region'),
     stale: flag(options.stale, 'stale'),
+    index: options.index === undefined ? undefined : requireInteger(options.index, 'index'),
+    wait: options.wait === undefined ? undefined : waitText(options.wait),
   };
 }
 
