@@ -170,7 +170,7 @@ export interface Cluster {
   parseJob(input: ParseJobInput): Promise<Job>;
   /** Subscribes to event batches of every committed write. */
   onEvents(listener: (batch: EventBatch) => void): () => void;
-  /** Resolves when no evaluation is waiting to be processed (for tests with the system clock). */
+  /** Whether no evaluation is waiting to be processed (for tests with the system clock). */
   idle(): boolean;
   /** Stops timers and drivers, removes the default data root. */
   close(): Promise<void>;
@@ -190,6 +190,7 @@ interface TaskRun {
 
 interface AllocRun {
   readonly id: string;
+  phase: 'prestart' | 'main' | 'poststop';
   readonly tasks: Map<string, TaskRun>;
   stopping: boolean;
   closed: boolean;
@@ -1515,6 +1516,56 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   const taskDir = (allocId: string, task: string): string => join(dataRoot, 'allocs', allocId, task);
 
+  const hookOf = (t: Task): string => t.Lifecycle?.Hook ?? '';
+  /** Lifecycle tasks that are not sidecars run to completion (exit 0 is not restarted). */
+  const ephemeral = (t: Task): boolean => hookOf(t) !== '' && t.Lifecycle?.Sidecar !== true;
+
+  const setupAndStart = (run: AllocRun, tasks: readonly Task[]): void => {
+    for (const t of tasks) {
+      clientUpdate(run.id, (_x, states) => {
+        addEvent(
+          states,
+          t.Name,
+          te('Task Setup', nowMs(), {
+            Message: 'Building Task Directory',
+            DisplayMessage: 'Building Task Directory',
+          }),
+        );
+      });
+      startTask(run, t.Name);
+    }
+  };
+
+  /** Moves an allocation through its lifecycle phases: prestart -> main (+ poststart) -> poststop. */
+  const advancePhase = (run: AllocRun): void => {
+    if (run.stopping || run.closed) return;
+    const states = store.allocs.get(run.id)?.TaskStates ?? {};
+    const tasks = [...run.tasks.values()].map((tr) => tr.task);
+    const dead = (t: Task): boolean => states[t.Name]?.State === 'dead';
+    if (run.phase === 'prestart') {
+      const pre = tasks.filter((t) => hookOf(t) === 'prestart' && ephemeral(t));
+      if (pre.every((t) => dead(t) && states[t.Name]?.Failed !== true)) {
+        run.phase = 'main';
+        setupAndStart(
+          run,
+          tasks.filter((t) => hookOf(t) === '' || hookOf(t) === 'poststart'),
+        );
+      }
+      return;
+    }
+    if (run.phase === 'main') {
+      const main = tasks.filter((t) => hookOf(t) === '');
+      if (main.length > 0 && main.every(dead)) {
+        run.phase = 'poststop';
+        for (const t of tasks)
+          if (hookOf(t) !== '' && hookOf(t) !== 'poststop' && !dead(t))
+            killTask(run, t.Name, 0, 'main tasks are dead');
+        const post = tasks.filter((t) => hookOf(t) === 'poststop');
+        if (post.length > 0) setupAndStart(run, post);
+      }
+    }
+  };
+
   const startRun = (allocId: string): void => {
     const a = store.allocs.get(allocId);
     if (!a || closed) return;
@@ -1538,6 +1589,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       ),
       stopping: false,
       closed: false,
+      phase: 'prestart',
       timers: new Set(),
       healthTimer: undefined,
       deadlineTimer: undefined,
@@ -1551,18 +1603,14 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       });
       later(() => {
         if (run.stopping) return;
-        for (const t of group.Tasks) {
-          clientUpdate(allocId, (_x, states) => {
-            addEvent(
-              states,
-              t.Name,
-              te('Task Setup', nowMs(), {
-                Message: 'Building Task Directory',
-                DisplayMessage: 'Building Task Directory',
-              }),
-            );
-          });
-          startTask(run, t.Name);
+        const prestart = group.Tasks.filter((t) => hookOf(t) === 'prestart');
+        if (prestart.length > 0) setupAndStart(run, prestart);
+        else {
+          run.phase = 'main';
+          setupAndStart(
+            run,
+            group.Tasks.filter((t) => hookOf(t) === '' || hookOf(t) === 'poststart'),
+          );
         }
       }, timing.clientDelayMs / 2);
     }, timing.clientDelayMs);
@@ -1725,7 +1773,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
             DisplayMessage: `Exit Code: ${r.exitCode}${r.signal ? `, Signal: ${r.signal}` : ''}`,
           }),
         );
-      if (batch && success) {
+      if ((batch || ephemeral(tr.task)) && success) {
         Object.assign(s, { State: 'dead', Failed: false, FinishedAt: iso(now) });
         return;
       }
@@ -1801,7 +1849,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
           );
           killTask(run, other, 0, failed ? `Sibling task "${name}" failed` : 'Leader task dead');
         }
-      }
+      } else advancePhase(run);
     }
   };
 
@@ -1889,18 +1937,24 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   // ---- deployments ----------------------------------------------------------------------------
 
+  /** Whether every long-running task (main tasks and sidecars) of an allocation is running. */
+  const allRunning = (a: Allocation): boolean => {
+    const group = a.Job?.TaskGroups.find((g) => g.Name === a.TaskGroup);
+    const tasks = (group?.Tasks ?? []).filter((t) => !ephemeral(t));
+    return tasks.length > 0 && tasks.every((t) => a.TaskStates?.[t.Name]?.State === 'running');
+  };
+
   const checkHealthy = (run: AllocRun): void => {
     const a = store.allocs.get(run.id);
     if (!a || !a.DeploymentID || a.DeploymentStatus?.Healthy != null) return;
-    const states = Object.values(a.TaskStates ?? {});
-    if (!states.every((s) => s.State === 'running')) return;
     const group = a.Job?.TaskGroups.find((g) => g.Name === a.TaskGroup);
+    if (!allRunning(a)) return;
     const min = (group?.Update?.MinHealthyTime ?? 0) / 1e6;
     run.healthTimer?.cancel();
     run.healthTimer = later(() => {
       const cur = store.allocs.get(run.id);
       if (!cur || run.stopping || cur.DeploymentStatus?.Healthy != null) return;
-      if (!Object.values(cur.TaskStates ?? {}).every((s) => s.State === 'running')) return;
+      if (!allRunning(cur)) return;
       run.deadlineTimer?.cancel();
       store.write((tx) => setHealth(tx, cur, true));
     }, min);

@@ -170,3 +170,35 @@ describe('node and batch writes', () => {
     await t.cluster.close();
   });
 });
+
+describe('task lifecycle hooks', () => {
+  it('runs prestart tasks to completion before the main task, and stops sidecars after it', async () => {
+    const t = testCluster();
+    const job = batchJob('hooks', { run_for: '2s' });
+    const tasks = (job['TaskGroups'] as Record<string, unknown>[])[0]!['Tasks'] as Record<string, unknown>[];
+    tasks.push(
+      {
+        Name: 'init',
+        Driver: 'mock',
+        Config: { run_for: '1s' },
+        Lifecycle: { Hook: 'prestart', Sidecar: false },
+      },
+      { Name: 'proxy', Driver: 'mock', Config: {}, Lifecycle: { Hook: 'prestart', Sidecar: true } },
+    );
+    t.cluster.registerJob({ job });
+    t.run(600);
+    let a = t.cluster.store.ofJob('allocs', 'default', 'hooks')[0]!;
+    expect(a.TaskStates!['init']!.State).toBe('running');
+    expect(a.TaskStates!['job']!.State).toBe('pending');
+    t.run(1000);
+    a = t.cluster.store.ofJob('allocs', 'default', 'hooks')[0]!;
+    expect(a.TaskStates!['init']).toMatchObject({ State: 'dead', Failed: false, Restarts: 0 });
+    expect(a.TaskStates!['job']!.State).toBe('running');
+    expect(a.TaskStates!['proxy']!.State).toBe('running');
+    t.run(3000);
+    a = t.cluster.store.ofJob('allocs', 'default', 'hooks')[0]!;
+    expect(a.TaskStates!['proxy']!.Events.map((e) => e.Type).slice(-2)).toEqual(['Killing', 'Killed']);
+    expect(a.ClientStatus).toBe('complete');
+    await t.cluster.close();
+  });
+});
