@@ -44,6 +44,18 @@ function fakeOutput(room = Number.POSITIVE_INFINITY) {
   return out;
 }
 
+/** The lines written, whatever the chunking. */
+function lines(chunks: readonly string[]): string[] {
+  return chunks
+    .join('')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => `${line}\n`);
+}
+
+const indexes = (written: readonly string[]): number[] =>
+  written.filter((line) => line !== HEARTBEAT_LINE).map((line) => (JSON.parse(line) as EventBatch).Index);
+
 function batch(index: number): EventBatch {
   return {
     Index: index,
@@ -79,9 +91,10 @@ describe('pipeEventStream', () => {
     broker.publish(batch(2));
     vi.advanceTimersByTime(2500);
     // Assert
-    expect(out.chunks[0]).toBe(HEARTBEAT_LINE);
-    expect(out.chunks.slice(1, 3).map((line) => (JSON.parse(line) as EventBatch).Index)).toEqual([1, 2]);
-    expect(out.chunks.slice(3)).toEqual([HEARTBEAT_LINE, HEARTBEAT_LINE]);
+    const written = lines(out.chunks);
+    expect(written[0]).toBe(HEARTBEAT_LINE);
+    expect(indexes(written.slice(1, 3))).toEqual([1, 2]);
+    expect(written.slice(3)).toEqual([HEARTBEAT_LINE, HEARTBEAT_LINE]);
   });
 
   it('stops writing when write returns false and resumes on drain', () => {
@@ -92,16 +105,32 @@ describe('pipeEventStream', () => {
     pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
       heartbeatMs: 100,
     });
-    // Act: heartbeat + batch 1 fill the room; nothing else may be written
-    for (let index = 1; index <= 5; index += 1) broker.publish(batch(index));
+    // Act: the heartbeat and the first pumped write fill the room; nothing else may be written
+    broker.publish(batch(1));
+    vi.advanceTimersByTime(1);
+    for (let index = 2; index <= 5; index += 1) broker.publish(batch(index));
     vi.advanceTimersByTime(1000);
     const whileBlocked = out.chunks.length;
     out.drain(Number.POSITIVE_INFINITY);
+    vi.advanceTimersByTime(1);
     // Assert
     expect(whileBlocked).toBe(2);
-    expect(out.chunks.slice(1).map((line) => (JSON.parse(line) as EventBatch).Index)).toEqual([
-      1, 2, 3, 4, 5,
-    ]);
+    expect(indexes(lines(out.chunks))).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('joins waiting batches into writes of at most about 64 KiB', () => {
+    vi.useFakeTimers();
+    const broker = createEventBroker({ bufferSize: 5000 });
+    const out = fakeOutput();
+    pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 60_000,
+    });
+    for (let index = 1; index <= 2000; index += 1) broker.publish(batch(index));
+    vi.advanceTimersByTime(1);
+    expect(indexes(lines(out.chunks))).toEqual(Array.from({ length: 2000 }, (_, i) => i + 1));
+    expect(out.chunks.length).toBeGreaterThan(2);
+    expect(out.chunks.length).toBeLessThan(20);
+    expect(Math.max(...out.chunks.map((chunk) => chunk.length))).toBeLessThan(64 * 1024 + 1024);
   });
 
   it('destroys the connection of a subscriber whose unread batches left the buffer', async () => {

@@ -32,6 +32,9 @@ export interface EventStreamHandle {
   stop(): void;
 }
 
+/** Largest string handed to one `write` when several batches are waiting. */
+const WRITE_CHUNK = 64 * 1024;
+
 /** The heartbeat line: an empty JSON object. */
 export const HEARTBEAT_LINE = '{}\n';
 
@@ -90,21 +93,31 @@ export function pipeEventStream(
       finish('client-closed');
       return;
     }
+    // Lines are joined into writes of up to WRITE_CHUNK characters: one HTTP chunk and one
+    // socket write for many small batches.
+    let pending = '';
+    let end: StreamEnd | undefined;
     out.cork();
     try {
       while (!draining) {
         const next = subscription.read();
         if (next.kind === 'line') {
-          write(next.line);
+          pending += next.line;
+          if (pending.length >= WRITE_CHUNK) {
+            write(pending);
+            pending = '';
+          }
           continue;
         }
-        if (next.kind === 'lagged') finish('lagged');
-        else if (next.kind === 'closed') finish('shutdown');
+        if (next.kind === 'lagged') end = 'lagged';
+        else if (next.kind === 'closed') end = 'shutdown';
         break;
       }
+      if (pending !== '' && end !== 'lagged') write(pending);
     } finally {
       if (!out.destroyed) out.uncork();
     }
+    if (end !== undefined) finish(end);
   }
 
   const timer = setInterval(
@@ -116,6 +129,7 @@ export function pipeEventStream(
   timer.unref();
 
   out.once('close', onClose);
+
   // Publishes come in bursts: pump once per turn of the event loop, so that the batches of a
   // burst leave in one corked write instead of one write (and one syscall) each.
   const schedule = (): void => {
