@@ -385,6 +385,9 @@ describe('job writes', () => {
     });
     expect({ status: ok.statusCode, body: ok.body }).toMatchObject({ status: 200 });
     expect(ok.json().DispatchedJobID).toMatch(/^param\/dispatch-/);
+    const child = await t.request('GET', `/v1/job/${encodeURIComponent(ok.json().DispatchedJobID)}`);
+    expect(child.statusCode).toBe(200);
+    expect(child.json()).toMatchObject({ ParentID: 'param', Dispatched: true });
     expect(ok.json()).toHaveProperty('EvalID');
     const before = t.index();
     const big = await t.request('POST', '/v1/job/param/dispatch', {
