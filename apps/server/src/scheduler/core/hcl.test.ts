@@ -147,3 +147,58 @@ describe('parseJobHcl', () => {
     expect(e.message).toBe(message);
   });
 });
+
+describe('parseJobHcl with a parameterized batch job', () => {
+  const batch = readFileSync(new URL('./test/fixtures/batch.hcl', import.meta.url), 'utf8');
+
+  it('maps parameterized, reschedule, dispatch payload, templates, artifacts, logs, lifecycle and version constraints', async () => {
+    const job = await parseJobHcl({ hcl: batch }, opts);
+    expect(job).toMatchObject({
+      ID: 'reports',
+      Type: 'batch',
+      Datacenters: ['dc*'],
+      ParameterizedJob: { Payload: 'required', MetaRequired: ['customer'], MetaOptional: ['format'] },
+      Reschedule: {
+        Attempts: 2,
+        Interval: 3600e9,
+        Delay: 30e9,
+        DelayFunction: 'exponential',
+        MaxDelay: 600e9,
+        Unlimited: false,
+      },
+    });
+    const task = job.TaskGroups[0]!.Tasks[0]!;
+    expect(task).toMatchObject({
+      Driver: 'raw_exec',
+      Config: { command: '/bin/sh', args: ['-c', 'cat local/input.json'] },
+      DispatchPayload: { File: 'input.json' },
+      Templates: [
+        {
+          EmbeddedTmpl: 'customer={{ env "SKED_META_customer" }}',
+          DestPath: 'local/env.txt',
+          ChangeMode: 'noop',
+        },
+      ],
+      Artifacts: [
+        {
+          GetterSource: 'https://example.invalid/tool.tgz',
+          RelativeDest: 'local/tool',
+          GetterOptions: { checksum: 'sha256:abc' },
+        },
+      ],
+      LogConfig: { MaxFiles: 3, MaxFileSizeMB: 5 },
+      Lifecycle: { Hook: 'prestart', Sidecar: false },
+      Constraints: [{ LTarget: '${attr.os.version}', RTarget: '>= 11', Operand: 'version' }],
+    });
+  });
+
+  it('parses periodic blocks', async () => {
+    const job = await parseJobHcl(
+      {
+        hcl: 'job "nightly" {\n  type = "batch"\n  periodic {\n    crons            = ["0 3 * * *"]\n    prohibit_overlap = true\n  }\n  group "g" {\n    task "t" {\n      driver = "mock"\n    }\n  }\n}\n',
+      },
+      opts,
+    );
+    expect(job.Periodic).toEqual({ Spec: '0 3 * * *', SpecType: 'cron', ProhibitOverlap: true });
+  });
+});

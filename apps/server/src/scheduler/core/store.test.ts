@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
 import { createStore, jobKey } from './store.js';
@@ -126,4 +127,62 @@ describe('createStore', () => {
     store.write((tx) => tx.put('evals', evalOf('e1', 'web', tx.index)));
     await expect(waiting).resolves.toBe(2);
   });
+});
+
+describe('properties', () => {
+  const op = fc.oneof(
+    fc.record({
+      kind: fc.constant('put' as const),
+      id: fc.constantFrom('a', 'b', 'c', 'd'),
+      job: fc.constantFrom('x', 'y'),
+    }),
+    fc.record({ kind: fc.constant('delete' as const), id: fc.constantFrom('a', 'b', 'c', 'd') }),
+  );
+  const writes = fc.array(fc.record({ ops: fc.array(op, { maxLength: 5 }), fail: fc.boolean() }), {
+    maxLength: 12,
+  });
+
+  test.prop([writes])(
+    'a failing write changes nothing; the store equals a model of the successful writes',
+    (ws) => {
+      const store = createStore();
+      const model = new Map<string, string>();
+      let index = 1;
+      for (const w of ws) {
+        const run = (): void =>
+          store.write((tx) => {
+            for (const o of w.ops) {
+              if (o.kind === 'put') tx.put('evals', evalOf(o.id, o.job, tx.index));
+              else tx.delete('evals', o.id);
+            }
+            if (w.fail) throw new Error('fail');
+          });
+        if (w.fail) expect(run).toThrow('fail');
+        else {
+          run();
+          if (w.ops.length > 0) index++;
+          for (const o of w.ops) {
+            if (o.kind === 'put') model.set(o.id, o.job);
+            else model.delete(o.id);
+          }
+        }
+        expect(store.index).toBe(index);
+        expect(Object.fromEntries([...store.evals.items.values()].map((e) => [e.ID, e.JobID]))).toEqual(
+          Object.fromEntries(model),
+        );
+        for (const job of ['x', 'y'])
+          expect(
+            store
+              .ofJob('evals', 'default', job)
+              .map((e) => e.ID)
+              .sort(),
+          ).toEqual(
+            [...model]
+              .filter(([, j]) => j === job)
+              .map(([id]) => id)
+              .sort(),
+          );
+      }
+    },
+  );
 });
