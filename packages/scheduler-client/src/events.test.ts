@@ -233,16 +233,26 @@ describe('streamEvents', () => {
       'heartbeatTimeout',
       'The heartbeat timeout must be a positive number of milliseconds, but got 0.',
     ],
-  ])('rejects %j before any request', (options, parameter, message) => {
-    const transport = createTransport({ address: 'http://127.0.0.1:1', env: false });
-    let error: unknown;
-    try {
-      streamEvents(transport, options as never);
-    } catch (caught) {
-      error = caught;
-    }
+  ])('rejects %j from the first next(), before any request', async (options, parameter, message) => {
+    // Arrange: a fetch that records any call
+    const calls: string[] = [];
+    const transport = createTransport({
+      address: 'http://127.0.0.1:1',
+      env: false,
+      fetch: (input) => {
+        calls.push(input);
+        return Promise.reject(new Error('unreachable'));
+      },
+    });
+    // Act
+    const iterable = streamEvents(transport, options as never);
+    const error = await iterable[Symbol.asyncIterator]()
+      .next()
+      .catch((caught: unknown) => caught);
+    // Assert
     expect(InvalidRequestError.is(error)).toBe(true);
     expect(error).toMatchObject({ message, parameter });
+    expect(calls).toEqual([]);
   });
 });
 

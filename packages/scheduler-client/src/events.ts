@@ -223,8 +223,9 @@ function parseEnvelope(line: string): { index: number; events: Event[] } | undef
  * @param transport - The transport of the scheduling service.
  * @param options - Start index, topics, namespace, signal, heartbeat timeout, retry policy.
  * @returns An async iterable of events in index order.
- * @throws {@link InvalidRequestError} at once for a bad index, topic or timeout;
- * `ApiError` (from `next()`) for a 4xx answer or after `maxRetries` failures; the signal's reason on abort.
+ * @throws (from the first `next()`, never synchronously) {@link InvalidRequestError} for a bad
+ * index, topic or timeout, before any request; `ApiError` for a 4xx answer or after `maxRetries`
+ * failures; the signal's reason on abort.
  * @example
  * ```ts
  * const controller = new AbortController();
@@ -235,7 +236,6 @@ function parseEnvelope(line: string): { index: number; events: Event[] } | undef
  * @since 0.1.0
  */
 export function streamEvents(transport: Transport, options: EventStreamOptions = {}): AsyncIterable<Event> {
-  checkOptions(options);
   const heartbeatTimeout = options.heartbeatTimeout ?? 30_000;
   const backoffMs = options.backoffMs ?? 500;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
@@ -244,6 +244,7 @@ export function streamEvents(transport: Transport, options: EventStreamOptions =
   const signal = options.signal;
 
   async function* run(): AsyncGenerator<Event, void, undefined> {
+    checkOptions(options);
     let lastIndex = 0;
     let nextIndex = options.index ?? 0;
     let failures = 0;

@@ -252,23 +252,25 @@ describe('execAllocation', () => {
     [[ALLOC, 'web', []], 'command'],
     [[ALLOC, 'web', ['']], 'command'],
     [[ALLOC, 'web', 'true'], 'command'],
-  ])('rejects %j before connecting', (args, parameter) => {
-    const transport = createTransport({ address: 'http://127.0.0.1:1', env: false });
+  ])('rejects the exit code of %j before connecting', async (args, parameter) => {
+    const { transport, closed } = await fakeServer(() => undefined);
     const [allocId, task, command] = args as [string, string, string[]];
-    let error: unknown;
-    try {
-      execAllocation(transport, allocId, task, command);
-    } catch (caught) {
-      error = caught;
-    }
+    const session = execAllocation(transport(), allocId, task, command);
+    const error = await session.exitCode.catch((caught: unknown) => caught);
     expect(InvalidRequestError.is(error)).toBe(true);
     expect((error as InvalidRequestError).parameter).toBe(parameter);
+    expect(await text(session.stdout)).toBe('');
+    expect(closed).toEqual([]);
   });
 
-  it('rejects a terminal size out of range', () => {
+  it('rejects a terminal size out of range', async () => {
     const transport = createTransport({ address: 'http://127.0.0.1:1', env: false });
-    expect(() => execAllocation(transport, ALLOC, 'web', ['sh'], { size: { width: 0, height: 10 } })).toThrow(
+    const session = execAllocation(transport, ALLOC, 'web', ['sh'], { size: { width: 0, height: 10 } });
+    await expect(session.exitCode).rejects.toThrow(
       'The terminal width must be an integer from 1 to 65535, but got 0.',
+    );
+    expect(() => session.resize(80, 70_000)).toThrow(
+      'The terminal height must be an integer from 1 to 65535, but got 70000.',
     );
   });
 });

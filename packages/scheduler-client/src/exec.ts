@@ -190,38 +190,7 @@ function checkDimension(value: unknown, parameter: string): number {
   return value;
 }
 
-/**
- * Runs a command inside a task of an allocation over the exec WebSocket
- * (`/v1/client/allocation/:alloc_id/exec`), as a duplex session.
- *
- * @remarks
- * The token goes in the transport's token header, or with `wsHandshake` in the first frame. The
- * transport's TLS settings apply (`wss:` for an `https:` address). Output is buffered per stream up
- * to `highWaterMark`, then the socket is paused until the consumer reads: read both `stdout` and
- * `stderr` (or neither) to avoid stalling the command.
- *
- * @param transport - The transport of the scheduling service.
- * @param allocId - Full allocation ID (a UUID).
- * @param task - Task name inside the allocation.
- * @param command - The program and its arguments, such as `['/bin/sh', '-c', 'ls']`.
- * @param options - tty, handshake, initial size, heartbeat, buffering, signal.
- * @returns The session, at once; failures arrive through `exitCode`.
- * @throws {@link InvalidRequestError} at once for a short allocation ID, an empty task or command.
- * @example
- * ```ts
- * const session = client.exec(allocId, 'web', ['sh', '-c', 'echo hello']);
- * for await (const chunk of session.stdout) process.stdout.write(chunk);
- * console.log('exit code', await session.exitCode);
- * ```
- * @since 0.1.0
- */
-export function execAllocation(
-  transport: Transport,
-  allocId: string,
-  task: string,
-  command: readonly string[],
-  options: ExecOptions = {},
-): ExecSession {
+function checkExecInput(allocId: unknown, task: unknown, command: unknown, options: ExecOptions): void {
   requireAllocId(allocId);
   if (typeof task !== 'string' || task === '') {
     throw new InvalidRequestError(
@@ -245,6 +214,69 @@ export function execAllocation(
   if (options.size !== undefined) {
     checkDimension(options.size.width, 'width');
     checkDimension(options.size.height, 'height');
+  }
+}
+
+/** A session that never connected: empty output, `exitCode` rejected with `error`. */
+function refusedSession(error: unknown): ExecSession {
+  const exitCode = Promise.reject(error as Error);
+  exitCode.catch(() => undefined);
+  const empty: AsyncIterable<Uint8Array> = {
+    async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array, void, undefined> {
+      // nothing: the session never started
+    },
+  };
+  return {
+    stdout: empty,
+    stderr: empty,
+    exitCode,
+    write: () => undefined,
+    closeStdin: () => undefined,
+    resize: (width, height) => {
+      checkDimension(width, 'width');
+      checkDimension(height, 'height');
+    },
+    close: () => undefined,
+  };
+}
+
+/**
+ * Runs a command inside a task of an allocation over the exec WebSocket
+ * (`/v1/client/allocation/:alloc_id/exec`), as a duplex session.
+ *
+ * @remarks
+ * The token goes in the transport's token header, or with `wsHandshake` in the first frame. The
+ * transport's TLS settings apply (`wss:` for an `https:` address). Output is buffered per stream up
+ * to `highWaterMark`, then the socket is paused until the consumer reads: read both `stdout` and
+ * `stderr` (or neither) to avoid stalling the command.
+ *
+ * @param transport - The transport of the scheduling service.
+ * @param allocId - Full allocation ID (a UUID).
+ * @param task - Task name inside the allocation.
+ * @param command - The program and its arguments, such as `['/bin/sh', '-c', 'ls']`.
+ * @param options - tty, handshake, initial size, heartbeat, buffering, signal.
+ * @returns The session, at once; every failure arrives through `exitCode`, which rejects with
+ * {@link InvalidRequestError} (before any connection) for a short allocation ID, an empty task or
+ * command or a bad size, and with {@link ExecError} when the server refuses the session.
+ * @example
+ * ```ts
+ * const session = client.exec(allocId, 'web', ['sh', '-c', 'echo hello']);
+ * for await (const chunk of session.stdout) process.stdout.write(chunk);
+ * console.log('exit code', await session.exitCode);
+ * ```
+ * @since 0.1.0
+ */
+export function execAllocation(
+  transport: Transport,
+  allocId: string,
+  task: string,
+  command: readonly string[],
+  options: ExecOptions = {},
+): ExecSession {
+  try {
+    checkExecInput(allocId, task, command, options);
+  } catch (error) {
+    return refusedSession(error);
   }
   const highWaterMark = options.highWaterMark ?? 1024 * 1024;
 
