@@ -17,7 +17,7 @@ export interface QueryMeta {
   readonly knownLeader?: boolean;
   /** `X-Svc-NextToken`: token of the next page; absent on the last page. */
   readonly nextToken?: string;
-  /** `X-*-Results-Filtered-By-ACLs`: the list leaves out items the token may not read. */
+  /** `X-Mesh-`, `X-Svc-` or `X-Secrets-Results-Filtered-By-ACLs`: the list leaves out items the token may not read. */
   readonly filteredByAcls?: boolean;
 }
 
@@ -52,8 +52,10 @@ export function readMeta(headers: Headers, strict: boolean): QueryMeta | { reado
   if (knownLeader === 'true' || knownLeader === 'false') meta.knownLeader = knownLeader === 'true';
   const nextToken = headers.get('x-svc-nexttoken');
   if (nextToken !== null && nextToken !== '') meta.nextToken = nextToken;
-  for (const [name, value] of headers) {
-    if (name.endsWith('-results-filtered-by-acls')) meta.filteredByAcls = value === 'true';
-  }
+  const filtered =
+    headers.get('x-mesh-results-filtered-by-acls') ??
+    headers.get('x-svc-results-filtered-by-acls') ??
+    headers.get('x-secrets-results-filtered-by-acls');
+  if (filtered !== null) meta.filteredByAcls = filtered === 'true';
   return meta;
 }

@@ -291,26 +291,29 @@ function build(setup: Setup): Transport {
     setup.fetch ??
     (dispatcher === undefined ? (globalThis.fetch as FetchLike) : (undiciFetch as unknown as FetchLike));
 
-  const url = (path: string, query: Query = {}): URL => {
+  /** The absolute URL of a request as a string (cheaper than building a URL object each time). */
+  const href = (path: string, query: Query = {}): string => {
     if (typeof path !== 'string' || !path.startsWith('/')) {
       throw new TypeError(`A request path must start with "/", got ${JSON.stringify(path)}.`);
     }
-    const target = new URL(config.address + path);
-    const params: Record<string, QueryValue> = {};
-    if (config.namespace !== undefined) params['namespace'] = config.namespace;
-    if (config.region !== undefined) params['region'] = config.region;
-    Object.assign(params, query);
-    for (const [name, value] of Object.entries(params)) {
-      if (value === undefined || value === null || value === false) continue;
+    const search = new URLSearchParams();
+    const add = (name: string, value: QueryValue): void => {
+      if (value === undefined || value === null || value === false) return;
       if (Array.isArray(value)) {
-        for (const item of value as readonly (string | number)[])
-          target.searchParams.append(name, String(item));
+        for (const item of value as readonly (string | number)[]) search.append(name, String(item));
       } else {
-        target.searchParams.append(name, String(value));
+        search.append(name, String(value));
       }
-    }
-    return target;
+    };
+    if (config.namespace !== undefined && !('namespace' in query)) add('namespace', config.namespace);
+    if (config.region !== undefined && !('region' in query)) add('region', config.region);
+    for (const name in query) add(name, query[name]);
+    const text = search.toString();
+    if (text === '') return config.address + path;
+    return `${config.address}${path}${path.includes('?') ? '&' : '?'}${text}`;
   };
+
+  const url = (path: string, query?: Query): URL => new URL(href(path, query));
 
   const authHeaders = (): Record<string, string> => {
     if (config.token === undefined) return {};
@@ -319,43 +322,50 @@ function build(setup: Setup): Transport {
       : { [config.tokenHeader]: config.token };
   };
 
+  // Header names in lower case, so that later layers replace earlier ones whatever their case.
+  const baseHeaders: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'gzip' };
+  for (const [name, value] of Object.entries({ ...config.headers, ...authHeaders() })) {
+    baseHeaders[name.toLowerCase()] = value;
+  }
+
   const request = async <T>(req: RequestOptions): Promise<ApiResponse<T>> => {
     const method = (req.method ?? 'GET').toUpperCase();
-    const target = url(req.path, req.query);
-    const shownUrl = redact(target.toString());
+    const target = href(req.path, req.query);
+    let shownUrl: string | undefined;
+    /** The redacted URL, computed only when a message or log line needs it. */
+    const shown = (): string => (shownUrl ??= redact(target));
     const parse = req.parse ?? 'json';
     const timeout = req.timeout ?? config.timeout;
     const started = Date.now();
     const log = (outcome: string): void => {
-      setup.log?.(redact(`${method} ${shownUrl} ${outcome} (${Date.now() - started} ms)`));
+      if (setup.log !== undefined)
+        setup.log(redact(`${method} ${shown()} ${outcome} (${Date.now() - started} ms)`));
     };
 
-    const headers = new Headers({ accept: 'application/json', 'accept-encoding': 'gzip' });
-    for (const [name, value] of Object.entries(config.headers)) headers.set(name, value);
-    for (const [name, value] of Object.entries(authHeaders())) headers.set(name, value);
+    const headers: Record<string, string> = { ...baseHeaders };
     let body: RequestInit['body'];
     if (req.body !== undefined) {
       if (isRawBody(req.body)) body = req.body as RequestInit['body'];
       else {
         body = JSON.stringify(req.body);
-        headers.set('content-type', 'application/json');
+        headers['content-type'] = 'application/json';
       }
     }
-    for (const [name, value] of Object.entries(req.headers ?? {})) headers.set(name, value);
+    if (req.headers !== undefined) {
+      for (const name in req.headers) headers[name.toLowerCase()] = req.headers[name] as string;
+    }
 
-    const timer = new AbortController();
     let handle: ReturnType<typeof setTimeout> | undefined;
+    let signal = req.signal;
     if (timeout > 0) {
+      const timer = new AbortController();
       handle = setTimeout(() => {
         timer.abort(
-          new DOMException(
-            `The request ${method} ${shownUrl} timed out after ${timeout} ms.`,
-            'TimeoutError',
-          ),
+          new DOMException(`The request ${method} ${shown()} timed out after ${timeout} ms.`, 'TimeoutError'),
         );
       }, timeout);
+      signal = signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]);
     }
-    const signal = req.signal === undefined ? timer.signal : AbortSignal.any([req.signal, timer.signal]);
     const stop = (): void => {
       if (handle !== undefined) clearTimeout(handle);
       handle = undefined;
@@ -363,7 +373,7 @@ function build(setup: Setup): Transport {
 
     const fail = (error: unknown): never => {
       stop();
-      if (signal.aborted) {
+      if (signal?.aborted === true) {
         log(`aborted: ${String((signal.reason as Error | undefined)?.name ?? 'AbortError')}`);
         throw signal.reason;
       }
@@ -378,19 +388,20 @@ function build(setup: Setup): Transport {
       throw new ApiError({
         status: 0,
         method,
-        url: shownUrl,
-        message: redact(`The request ${method} ${shownUrl} failed before an answer arrived: ${reason}.`),
+        url: shown(),
+        message: redact(`The request ${method} ${shown()} failed before an answer arrived: ${reason}.`),
         cause: error,
       });
     };
 
     let response: Response;
     try {
-      const init: FetchInit = { method, headers, signal, redirect: 'manual' };
+      const init: FetchInit = { method, headers, redirect: 'manual' };
+      if (signal !== undefined) init.signal = signal;
       if (body !== undefined) init.body = body;
       if (body instanceof ReadableStream) init.duplex = 'half';
       if (dispatcher !== undefined) init.dispatcher = dispatcher;
-      response = await fetchImpl(target.toString(), init);
+      response = await fetchImpl(target, init);
     } catch (error) {
       return fail(error);
     }
@@ -400,12 +411,12 @@ function build(setup: Setup): Transport {
         const text = await response.text();
         stop();
         const meta = readMeta(response.headers, false) as QueryMeta;
-        const { message, body: errorBody } = errorMessage(response, redact(text), method, shownUrl);
+        const { message, body: errorBody } = errorMessage(response, redact(text), method, shown());
         log(String(response.status));
         throw new ApiError({
           status: response.status,
           method,
-          url: shownUrl,
+          url: shown(),
           message,
           body: errorBody,
           meta,
@@ -416,7 +427,7 @@ function build(setup: Setup): Transport {
         stop();
         await response.body?.cancel().catch(() => undefined);
         log(`${response.status} unreadable`);
-        throw new ApiError({ status: response.status, method, url: shownUrl, message: meta.problem });
+        throw new ApiError({ status: response.status, method, url: shown(), message: meta.problem });
       }
       let data: unknown;
       if (parse === 'stream') {
@@ -435,8 +446,8 @@ function build(setup: Setup): Transport {
             throw new ApiError({
               status: response.status,
               method,
-              url: shownUrl,
-              message: `The answer to ${method} ${shownUrl} is not valid JSON: ${JSON.stringify(redact(text.slice(0, 80)))}.`,
+              url: shown(),
+              message: `The answer to ${method} ${shown()} is not valid JSON: ${JSON.stringify(redact(text.slice(0, 80)))}.`,
               body: redact(text),
               meta,
             });
