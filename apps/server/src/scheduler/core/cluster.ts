@@ -1754,16 +1754,18 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     clientUpdate(run.id, (_x, states) => {
       const s = states[name];
       if (!s) return;
-      if (r.error !== undefined)
-        addEvent(
-          states,
-          name,
-          te('Driver Failure', now, {
-            DriverError: r.error,
-            DisplayMessage: `Failed to start task: ${r.error}`,
-          }),
-        );
-      else
+      if (r.error !== undefined) {
+        // A driver may already have reported its failure as an event.
+        if (s.Events.at(-1)?.Type !== 'Driver Failure')
+          addEvent(
+            states,
+            name,
+            te('Driver Failure', now, {
+              DriverError: r.error,
+              DisplayMessage: `Failed to start task: ${r.error}`,
+            }),
+          );
+      } else
         addEvent(
           states,
           name,

@@ -202,3 +202,51 @@ describe('task lifecycle hooks', () => {
     await t.cluster.close();
   });
 });
+
+describe('drivers', () => {
+  it('reports a failure once when the driver already sent its Driver Failure event', async () => {
+    const failing = {
+      name: 'broken',
+      start(
+        _spec: unknown,
+        sink: {
+          event(e: { Type: string; DriverError?: string }): void;
+          exited(r: { exitCode: number; failed: boolean; error?: string }): void;
+        },
+      ) {
+        sink.event({ Type: 'Driver Failure', DriverError: 'no binary' });
+        sink.exited({ exitCode: -1, failed: true, error: 'no binary' });
+        return { signal: () => undefined, stop: () => Promise.resolve() };
+      },
+    };
+    const t = testCluster({ drivers: [failing] });
+    const job = batchJob('b', {});
+    const group = (job['TaskGroups'] as Record<string, unknown>[])[0]!;
+    group['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
+    (group['Tasks'] as Record<string, unknown>[])[0]!['Driver'] = 'broken';
+    t.cluster.registerJob({ job });
+    t.run(300);
+    const ts = t.cluster.store.ofJob('allocs', 'default', 'b')[0]!.TaskStates!['job']!;
+    expect(ts.Events.map((e) => e.Type)).toEqual([
+      'Received',
+      'Task Setup',
+      'Driver Failure',
+      'Not Restarting',
+    ]);
+    await t.cluster.close();
+  });
+
+  it('fails a task whose driver no node offers at placement time', async () => {
+    const t = testCluster();
+    const job = batchJob('d', {});
+    ((job['TaskGroups'] as Record<string, unknown>[])[0]!['Tasks'] as Record<string, unknown>[])[0]![
+      'Driver'
+    ] = 'docker';
+    const r = t.cluster.registerJob({ job });
+    t.run(100);
+    expect(t.cluster.store.evals.get(r.EvalID)?.FailedTGAllocs?.['work']?.ConstraintFiltered).toEqual({
+      'missing drivers': 3,
+    });
+    await t.cluster.close();
+  });
+});
