@@ -20,7 +20,7 @@ describe('namespaces, regions and per-table indexes', () => {
     const before = await client.jobs.list();
     await client.volumes.register({ ID: 'index-probe', Name: 'p', PluginID: 'p0' } as never);
     // A blocking query on jobs at the current index waits out its (short) wait: nothing changed.
-    const after = await client.jobs.list.watch({
+    const after = client.jobs.list.watch({
       index: before.meta.index ?? 0,
       wait: '200ms',
       maxRetries: 0,
