@@ -14,9 +14,8 @@ step "build, typecheck, lint"
 turbo run build typecheck lint --concurrency=2 --output-logs=errors-only || status=1
 step "format check"
 prettier --check . --log-level=warn || { echo "prettier: run 'pnpm format' to fix the files listed above"; status=1; }
-if [ $status = 0 ]; then
-  step "tests"
-  turbo run test --concurrency=1 --output-logs=full --continue || status=1
-fi
+# the tests run even when a check above failed, so one run shows every problem
+step "tests"
+turbo run test --concurrency=1 --output-logs=full --continue || status=1
 node scripts/test-summary.mjs || status=1
 exit $status
