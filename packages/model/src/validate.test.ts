@@ -180,7 +180,7 @@ describe('validate', () => {
 
   it('lists at most maxProblems problems, the last one summarising the rest', () => {
     // Arrange
-    const body = Array.from({ length: 50 }, () => 'x');
+    const body = Array.from({ length: 30 }, () => 'x');
 
     // Act
     const result = validate(Type.Array(Type.Integer()), body, { maxProblems: 10 });
@@ -189,7 +189,23 @@ describe('validate', () => {
     const problems = problemsOf(result);
     expect(problems).toHaveLength(10);
     expect(problems[0]).toEqual({ path: '/0', message: 'expected an integer but got the string "x"' });
-    expect(problems[9]).toEqual({ path: '', message: '... and 41 more problems' });
+    expect(problems[9]).toEqual({ path: '', message: '... and 21 more problems' });
+  });
+
+  it('stops searching a hostile body early and says there are more problems', () => {
+    // Arrange
+    const groups = Array.from({ length: 20_000 }, (_, i) => ({ Name: `g${i}`, Count: 'x' }));
+
+    // Act
+    const problems = problemsOf(validate(M.JobRegisterRequest, { Job: { ID: 'web', TaskGroups: groups } }));
+
+    // Assert
+    expect(problems).toHaveLength(100);
+    expect(problems[0]).toEqual({
+      path: '/Job/TaskGroups/0/Count',
+      message: 'expected an integer but got the string "x"',
+    });
+    expect(problems[99]).toEqual({ path: '', message: '... and more problems' });
   });
 
   it('finds more than the 8 problems TypeBox buffers by default, without changing its setting', async () => {

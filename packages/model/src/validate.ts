@@ -46,7 +46,8 @@ export type ValidationResult<T> =
 export interface ValidateOptions {
   /**
    * Most problems listed; further ones are summarised by one last problem at the root
-   * (`"... and 12 more problems"`), so a hostile body cannot make the answer huge.
+   * (`"... and 12 more problems"`, or `"... and more problems"` when the search stopped early), so a
+   * hostile body can make neither the answer huge nor the search long.
    *
    * @defaultValue 100
    */
@@ -62,8 +63,11 @@ interface RawError {
 }
 
 const DEFAULT_MAX_PROBLEMS = 100;
-/** Raw errors looked at, at most (a value with a million bad items should not cost a million messages). */
-const MAX_RAW_ERRORS = 2000;
+/**
+ * Raw errors collected per listed problem, at most (a value with a million bad items should not cost a
+ * million messages; TypeBox's error pass slows down with the number of errors it buffers).
+ */
+const RAW_ERRORS_PER_PROBLEM = 4;
 
 const validators = new WeakMap<TSchema, Validator>();
 
@@ -71,9 +75,9 @@ const validators = new WeakMap<TSchema, Validator>();
  * TypeBox buffers at most `maxErrors` errors (8 by default, a global setting). Raise the limit for this
  * synchronous call only, so every problem is found without changing the setting for anyone else.
  */
-function collectErrors(validator: Validator, value: unknown): RawError[] {
+function collectErrors(validator: Validator, value: unknown, limit: number): RawError[] {
   const previous = Settings.Get().maxErrors;
-  Settings.Set({ maxErrors: MAX_RAW_ERRORS });
+  Settings.Set({ maxErrors: limit });
   try {
     return validator.Errors(value) as unknown as RawError[];
   } finally {
@@ -118,15 +122,17 @@ export function validate<S extends TSchema>(
   try {
     const validator = validatorFor(schema);
     if (validator.Check(value)) return { ok: true, value: value as Static<S> };
-    const errors = collectErrors(validator, value);
-    const problems = toProblems(errors, { root: value, schema });
+    const limit = maxProblems * RAW_ERRORS_PER_PROBLEM + 8;
+    const errors = collectErrors(validator, value, limit);
+    const full = errors.length >= limit;
+    const problems = toProblems(errors, { root: value, schema }, full);
     if (problems.length === 0) {
       problems.push({ path: '', message: 'does not match the expected shape' });
     }
-    if (problems.length > maxProblems) {
-      const rest = problems.length - (maxProblems - 1);
+    if (problems.length > maxProblems || full) {
       const kept = problems.slice(0, maxProblems - 1);
-      kept.push({ path: '', message: `... and ${rest} more problems` });
+      const rest = problems.length - kept.length;
+      kept.push({ path: '', message: full ? '... and more problems' : `... and ${rest} more problems` });
       return { ok: false, problems: kept };
     }
     return { ok: false, problems };
@@ -235,13 +241,25 @@ interface Context {
   readonly schema: TSchema;
 }
 
-function toProblems(allErrors: readonly RawError[], context: Context): ValidationProblem[] {
-  let errors = allErrors.slice(0, MAX_RAW_ERRORS);
-  if (allErrors.length > MAX_RAW_ERRORS) {
-    // Drop branch errors cut off from their anyOf summary at the end of the kept slice.
-    let end = errors.length;
-    while (end > 0 && errors[end - 1]?.schemaPath.includes('/anyOf/') === true) end -= 1;
-    errors = errors.slice(0, end);
+function toProblems(
+  allErrors: readonly RawError[],
+  context: Context,
+  truncated: boolean,
+): ValidationProblem[] {
+  let errors = allErrors;
+  if (truncated) {
+    // The search stopped before some unions reported their own (summary) error. Their other branches'
+    // errors still read well on their own, except the "must be null" of a nullable field: drop those.
+    const anyOfs = new Set(
+      errors
+        .filter((error) => error.keyword === 'anyOf')
+        .map((error) => `${error.schemaPath} ${error.instancePath}`),
+    );
+    errors = errors.filter((error) => {
+      if (error.keyword !== 'type' || error.params.type !== 'null') return true;
+      const union = error.schemaPath.replace(/\/anyOf\/\d+$/, '');
+      return union === error.schemaPath || anyOfs.has(`${union} ${error.instancePath}`);
+    });
   }
   const out: ValidationProblem[] = [];
   emit(errors, context, out);
