@@ -5,6 +5,17 @@ import { InvalidRequestError } from './errors.js';
 import { quote, requireAllocId } from './internal/validate.js';
 
 /**
+ * A terminal size, in characters.
+ * @since 0.1.0
+ */
+export interface TerminalSize {
+  /** Columns, 1 to 65535. */
+  readonly width: number;
+  /** Rows, 1 to 65535. */
+  readonly height: number;
+}
+
+/**
  * Options of {@link execAllocation} (`client.exec`).
  * @since 0.1.0
  */
@@ -25,7 +36,7 @@ export interface ExecOptions {
    * Terminal size sent as soon as the socket opens (with `tty`).
    * @defaultValue none (the server's 80 x 24)
    */
-  readonly size?: { readonly width: number; readonly height: number };
+  readonly size?: TerminalSize;
   /**
    * Interval of the heartbeat frames (`{}`) the client sends to keep the connection alive.
    * @defaultValue 10000

@@ -58,7 +58,7 @@ export type { EventStreamOptions, EventStreamReconnect } from './events.js';
 export { HeartbeatTimeoutError, streamEvents } from './events.js';
 
 // Exec
-export type { ExecOptions, ExecSession } from './exec.js';
+export type { ExecOptions, ExecSession, TerminalSize } from './exec.js';
 export { ExecError, execAllocation } from './exec.js';
 
 // Errors
