@@ -99,6 +99,14 @@ describe('bad input', () => {
     expect(error.message).not.toContain('pw');
   });
 
+  it('never quotes credentials of a malformed address', () => {
+    const error = configError(() => createTransport({ address: 'ftp://user:hunter2@files:21', env: false }));
+    expect(error.message).toBe(
+      'The address "ftp://[REDACTED]@files:21" (option address) is not an http:// or https:// URL.',
+    );
+    expect(JSON.stringify(error)).not.toContain('hunter2');
+  });
+
   it('names SKED_ADDR when the bad address comes from the environment', () => {
     const error = configError(() => createTransport({ env: { SKED_ADDR: '127.0.0.1:4646' } }));
     expect(error.message).toBe('The address "127.0.0.1:4646" (SKED_ADDR) is not an http:// or https:// URL.');

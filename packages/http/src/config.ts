@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Agent } from 'undici';
 
 import { ConfigError } from './errors.js';
+import { REDACTED } from './redact.js';
 
 /**
  * TLS settings of a transport. Files are read once, when the transport is created.
@@ -213,29 +214,28 @@ export function createDispatcher(tls: ResolvedTls): Agent {
 }
 
 function parseAddress(raw: string, source: string): string {
+  // Quote the address without credentials, even in the error for a malformed one.
+  const shown = raw.replace(/\/\/[^/?#]*@/, `//${REDACTED}@`);
+  const notHttp = (cause?: unknown): ConfigError =>
+    new ConfigError(
+      `The address ${JSON.stringify(shown)} (${source}) is not an http:// or https:// URL.`,
+      source,
+      shown,
+      cause === undefined ? undefined : { cause },
+    );
   let url: URL;
   try {
     url = new URL(raw);
   } catch (cause) {
-    throw new ConfigError(
-      `The address ${JSON.stringify(raw)} (${source}) is not an http:// or https:// URL.`,
-      source,
-      raw,
-      { cause },
-    );
+    throw notHttp(cause);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(
-      `The address ${JSON.stringify(raw)} (${source}) is not an http:// or https:// URL.`,
-      source,
-      raw,
-    );
-  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw notHttp();
   if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    const bare = `${url.protocol}//${url.host}${url.pathname}`;
     throw new ConfigError(
-      `The address ${JSON.stringify(`${url.protocol}//${url.host}${url.pathname}`)} (${source}) must not carry credentials, a query or a fragment.`,
+      `The address ${JSON.stringify(bare)} (${source}) must not carry credentials, a query or a fragment.`,
       source,
-      `${url.protocol}//${url.host}${url.pathname}`,
+      bare,
     );
   }
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
