@@ -55,6 +55,12 @@ export interface ClusterOptions {
   readonly dataRoot?: string;
   /** Delays of the simulation, in ms. */
   readonly timing?: Partial<ClusterTiming>;
+  /**
+   * Receives the event batch of every committed write from the very first one (the simulated
+   * nodes' NodeRegistration, written while the cluster is created), which a listener added later
+   * with `onEvents` would miss. @defaultValue none
+   */
+  readonly onEvents?: (batch: EventBatch) => void;
 }
 
 /** Delays of the simulation (ms). */
@@ -257,6 +263,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   const ownRoot = options.dataRoot === undefined;
   const dataRoot = options.dataRoot ?? mkdtempSync(join(tmpdir(), 'sked-cluster-'));
   const store = createStore();
+  if (options.onEvents !== undefined) store.onEvents(options.onEvents);
   const drivers = new Map<string, TaskDriver>();
   drivers.set('mock', createMockDriver(clock));
   if (typeof options.rawExec === 'object') drivers.set('raw_exec', options.rawExec);

@@ -202,3 +202,19 @@ describe('parseJobHcl with a parameterized batch job', () => {
     expect(job.Periodic).toEqual({ Spec: '0 3 * * *', SpecType: 'cron', ProhibitOverlap: true });
   });
 });
+
+describe('hostile input', () => {
+  it('refuses deeply nested expressions with a 400', async () => {
+    const deep = `${'('.repeat(5000)}1${')'.repeat(5000)}`;
+    const e = await rejection(parseJobHcl({ hcl: `job "x" {\n  priority = ${deep}\n}\n` }, opts));
+    expect(e.status).toBe(400);
+  });
+
+  it('converts unknown blocks like the known ones', async () => {
+    const job = await parseJobHcl(
+      { hcl: 'job "x" {\n  vault {\n    policies = ["a"]\n    change_mode = "restart"\n  }\n}\n' },
+      opts,
+    );
+    expect(job['Vault']).toEqual({ Policies: ['a'], ChangeMode: 'restart' });
+  });
+});

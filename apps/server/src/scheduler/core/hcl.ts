@@ -123,17 +123,25 @@ function evalExpr(src: string, scope: Scope, where: string): Json {
   const joined = (tokens ?? []).join('');
   if (tokens === null || joined.length !== src.length) throw new UnsupportedExpression(src);
   let i = 0;
+  let depth = 0;
   const toks = tokens.map((t) => t.trim());
   const peek = (): string | undefined => toks[i];
   const primary = (): Json => {
     const t = toks[i++];
     if (t === undefined) throw new UnsupportedExpression(src);
     if (t === '(') {
+      if (++depth > 64) throw badRequest(`Expression at ${where} is nested more than 64 levels deep.`);
       const v = sum();
+      depth--;
       if (toks[i++] !== ')') throw new UnsupportedExpression(src);
       return v;
     }
-    if (t === '-') return -(primary() as number);
+    if (t === '-') {
+      if (++depth > 64) throw badRequest(`Expression at ${where} is nested more than 64 levels deep.`);
+      const v = -(primary() as number);
+      depth--;
+      return v;
+    }
     if (/^\d/.test(t)) return Number(t);
     if (t.startsWith('"')) return JSON.parse(t) as string;
     if (t === 'true' || t === 'false') return t === 'true';
@@ -288,6 +296,12 @@ function convertBody(body: Obj, context: string, where: string): Obj {
       continue;
     }
     const name = RENAMES[context]?.[key] ?? RENAMES['*']?.[key] ?? pascal(key);
+    if (Array.isArray(raw) && raw.length > 0 && raw.every(isObj)) {
+      // An unknown block (e.g. vault, consul): converted like the known ones, one -> object.
+      const items = raw.map((o, i) => convertBody(o, key, `${here}[${i}]`));
+      out[name] = items.length === 1 ? items[0] : items;
+      continue;
+    }
     out[name] = DURATIONS.has(key) ? duration(raw, here) : raw;
   }
   if (context === 'network' && Array.isArray(out['Ports'])) {
