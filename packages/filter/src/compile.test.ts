@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { datumArb, expressionArb } from '../test/arbitraries.js';
 import { referenceEvaluate } from '../test/reference.js';
 import type { Expression } from './ast.js';
-import { compileFilter, evaluateFilter, filterItems } from './compile.js';
+import { compileFilter, evaluateFilter, filterItems, setCodegen } from './compile.js';
 import { FilterEvaluationError, FilterSyntaxError } from './errors.js';
 import { parseFilter } from './parse.js';
 
@@ -415,6 +415,18 @@ describe('properties', () => {
     'the compiled predicate agrees with the reference evaluator',
     (ast, datum) => {
       expect(outcome(() => compileFilter(ast)(datum))).toBe(outcome(() => referenceEvaluate(ast, datum)));
+    },
+  );
+
+  test.prop([expressionArb, datumArb], { numRuns: 300 })(
+    'the closure-only path (no new Function, as under a strict CSP) agrees with the reference evaluator',
+    (ast, datum) => {
+      setCodegen(false);
+      try {
+        expect(outcome(() => compileFilter(ast)(datum))).toBe(outcome(() => referenceEvaluate(ast, datum)));
+      } finally {
+        setCodegen(undefined);
+      }
     },
   );
 

@@ -1,4 +1,4 @@
-import type { CollectionNode, Expression, MatchNode, SelectorNode, Span } from './ast.js';
+import type { CollectionNode, Expression, MatchNode, MatchOperator, SelectorNode, Span } from './ast.js';
 import {
   type FilterDiagnostic,
   FilterEvaluationError,
@@ -389,12 +389,127 @@ function matches(v: unknown, value: RawValue, site: Site): boolean {
   return re.test(v);
 }
 
+const NEGATED: Readonly<Record<MatchOperator, MatchOperator>> = {
+  equal: 'not-equal',
+  'not-equal': 'equal',
+  in: 'not-in',
+  'not-in': 'in',
+  matches: 'not-matches',
+  'not-matches': 'matches',
+  'is-empty': 'is-not-empty',
+  'is-not-empty': 'is-empty',
+  'is-nil': 'is-not-nil',
+  'is-not-nil': 'is-nil',
+};
+
 function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
+  if (peekable(node.selector, scope, ctx) && canGenerate()) {
+    // The generic closure is only needed for unusual data: build it on first use (compiles faster).
+    let slow: Pred | undefined;
+    const lazy: Pred = (root, env) => (slow ??= compileGenericMatch(node, scope, ctx))(root, env);
+    const generated = generateMatch(node, lazy);
+    if (generated !== undefined) return generated;
+  }
   const site: Site = { selector: safePrint(node.selector.path), span: node.span, source: ctx.source };
   const get = compileGetter(node.selector, scope, ctx, site);
   const value = new RawValue(node.value?.raw ?? '');
   const raw = value.raw;
+  const generic = genericMatch(node.operator, get, value, site);
+  const peek = compilePeek(node.selector, scope, ctx);
+  if (peek === undefined) return generic;
+  // Fast paths for the common cases; anything unusual falls back to the generic closure, which
+  // resolves again from the root (lookups are pure, so the answer is the same).
+  const float = goParseFloat(raw);
+  const floatOk = float.ok;
+  const floatValue = float.ok ? float.value : Number.NaN;
   switch (node.operator) {
+    case 'equal':
+      return (root, env) => {
+        const v = peek(root);
+        if (typeof v === 'string') return v === raw;
+        if (typeof v === 'number' && floatOk) return v === floatValue;
+        return generic(root, env);
+      };
+    case 'not-equal':
+      return (root, env) => {
+        const v = peek(root);
+        if (typeof v === 'string') return v !== raw;
+        if (typeof v === 'number' && floatOk) return v !== floatValue;
+        return generic(root, env);
+      };
+    case 'in':
+    case 'not-in': {
+      const positive = node.operator === 'in';
+      return (root, env) => {
+        const v = peek(root);
+        if (typeof v === 'string') return v.includes(raw) === positive;
+        if (Array.isArray(v)) {
+          let i = 0;
+          for (; i < v.length; i++) {
+            const el: unknown = v[i];
+            if (typeof el !== 'string') break;
+            if (el === raw) return positive;
+          }
+          if (i === v.length) return !positive;
+        }
+        return generic(root, env);
+      };
+    }
+    default:
+      return generic;
+  }
+}
+
+function compileGenericMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
+  const site: Site = { selector: safePrint(node.selector.path), span: node.span, source: ctx.source };
+  return genericMatch(
+    node.operator,
+    compileGetter(node.selector, scope, ctx, site),
+    new RawValue(node.value?.raw ?? ''),
+    site,
+  );
+}
+
+/** Whether a selector can be read directly (one or two segments, unbound, no inherited names). */
+function peekable(selector: SelectorNode, scope: Scope, ctx: Context): boolean {
+  const path = selector.path;
+  if (path.length > 2 || ctx.unknownSet || scope.names.has(path[0] as string)) return false;
+  for (const seg of path) if (seg in Object.prototype) return false;
+  return true;
+}
+
+/** A quick read of a one- or two-segment unbound selector on plain objects; undefined means "use the full lookup". */
+function compilePeek(
+  selector: SelectorNode,
+  scope: Scope,
+  ctx: Context,
+): ((root: unknown) => unknown) | undefined {
+  const path = selector.path;
+  if (!peekable(selector, scope, ctx)) return undefined;
+  if (path.length === 1) {
+    const head = path[0] as string;
+    return (root) =>
+      typeof root === 'object' && root !== null && !Array.isArray(root)
+        ? (root as Record<string, unknown>)[head]
+        : undefined;
+  }
+  if (path.length === 2) {
+    const head = path[0] as string;
+    const second = path[1] as string;
+    return (root) => {
+      if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
+      const mid = (root as Record<string, unknown>)[head];
+      return typeof mid === 'object' && mid !== null && !Array.isArray(mid)
+        ? (mid as Record<string, unknown>)[second]
+        : undefined;
+    };
+  }
+  return undefined;
+}
+
+function genericMatch(operator: MatchOperator, get: Getter, value: RawValue, site: Site): Pred {
+  const raw = value.raw;
+  switch (operator) {
     case 'equal':
       return (root, env) => {
         const v = get(root, env);
@@ -534,7 +649,7 @@ function compileCollection(node: CollectionNode, scope: Scope, ctx: Context): Pr
   };
 }
 
-function compileExpr(node: Expression, scope: Scope, ctx: Context): Pred {
+function compileClosures(node: Expression, scope: Scope, ctx: Context): Pred {
   switch (node.kind) {
     case 'or': {
       const parts = flatten(node, 'or').map((n) => compileExpr(n, scope, ctx));
@@ -542,8 +657,9 @@ function compileExpr(node: Expression, scope: Scope, ctx: Context): Pred {
         const [a, b] = parts as [Pred, Pred];
         return (root, env) => a(root, env) || b(root, env);
       }
+      const n = parts.length;
       return (root, env) => {
-        for (const p of parts) if (p(root, env)) return true;
+        for (let i = 0; i < n; i++) if ((parts[i] as Pred)(root, env)) return true;
         return false;
       };
     }
@@ -557,12 +673,19 @@ function compileExpr(node: Expression, scope: Scope, ctx: Context): Pred {
         const [a, b, c] = parts as [Pred, Pred, Pred];
         return (root, env) => a(root, env) && b(root, env) && c(root, env);
       }
+      const n = parts.length;
       return (root, env) => {
-        for (const p of parts) if (!p(root, env)) return false;
+        for (let i = 0; i < n; i++) if (!(parts[i] as Pred)(root, env)) return false;
         return true;
       };
     }
     case 'not': {
+      if (node.operand.kind === 'match') {
+        // The missing-key defaults of each operator and its negation are complementary, and errors
+        // are the same, so `not x == v` is compiled as `x != v` (one closure less).
+        const m = node.operand;
+        return compileMatch({ ...m, operator: NEGATED[m.operator] }, scope, ctx);
+      }
       const p = compileExpr(node.operand, scope, ctx);
       return (root, env) => !p(root, env);
     }
@@ -571,6 +694,138 @@ function compileExpr(node: Expression, scope: Scope, ctx: Context): Pred {
     case 'collection':
       return compileCollection(node, scope, ctx);
   }
+}
+
+// ---- Code generation (optional) ----
+//
+// Closures built from one function literal share V8's type feedback, so a filter's clauses make
+// each other's call sites and property loads polymorphic. When the environment allows
+// `new Function` (not under a strict Content-Security-Policy), each boolean skeleton and each
+// simple clause gets its own generated function, cached by shape, so property loads and calls stay
+// monomorphic as in a hand-written closure. Without `new Function`, the closures above are used;
+// answers are identical either way (the generated code only covers the fast paths and calls the
+// generic closure for everything else).
+
+let codegenAvailable: boolean | undefined;
+function canGenerate(): boolean {
+  if (codegenAvailable === undefined) {
+    try {
+      // oxlint-disable-next-line typescript/no-implied-eval -- deliberate: feature detection of code generation
+      codegenAvailable = (new Function('return 1') as () => number)() === 1;
+    } catch {
+      codegenAvailable = false;
+    }
+  }
+  return codegenAvailable;
+}
+
+/**
+ * Forces code generation on or off (`undefined` detects again). For tests of both paths.
+ * @internal
+ */
+export function setCodegen(enabled: boolean | undefined): void {
+  codegenAvailable = enabled;
+}
+
+const FACTORY_CACHE_LIMIT = 512;
+type MatchFactory = (raw: string, floatOk: boolean, floatValue: number, generic: Pred) => Pred;
+type SkeletonFactory = (...parts: Pred[]) => Pred;
+const matchFactories = new Map<string, MatchFactory>();
+const skeletonFactories = new Map<string, SkeletonFactory>();
+
+function cached<F>(cache: Map<string, F>, key: string, make: () => F): F | undefined {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  if (cache.size >= FACTORY_CACHE_LIMIT) return undefined;
+  const made = make();
+  cache.set(key, made);
+  return made;
+}
+
+const MATCH_BODIES: Partial<Record<MatchOperator, string>> = {
+  equal:
+    "if (typeof v === 'string') return v === raw; if (typeof v === 'number' && floatOk) return v === floatValue;",
+  'not-equal':
+    "if (typeof v === 'string') return v !== raw; if (typeof v === 'number' && floatOk) return v !== floatValue;",
+  in: "if (typeof v === 'string') return v.includes(raw); if (Array.isArray(v)) { let i = 0; for (; i < v.length; i++) { const el = v[i]; if (typeof el !== 'string') break; if (el === raw) return true; } if (i === v.length) return false; }",
+  'not-in':
+    "if (typeof v === 'string') return !v.includes(raw); if (Array.isArray(v)) { let i = 0; for (; i < v.length; i++) { const el = v[i]; if (typeof el !== 'string') break; if (el === raw) return false; } if (i === v.length) return true; }",
+};
+
+/** A generated fast path for a one- or two-segment selector, or undefined. */
+function generateMatch(node: MatchNode, generic: Pred): Pred | undefined {
+  const body = MATCH_BODIES[node.operator];
+  const path = node.selector.path;
+  if (body === undefined) return undefined;
+  const isObj = (x: string): string => `typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x})`;
+  const read =
+    path.length === 1
+      ? `const v = root[${JSON.stringify(path[0])}];`
+      : `const m = root[${JSON.stringify(path[0])}]; if (!(${isObj('m')})) return generic(root, env); const v = m[${JSON.stringify(path[1])}];`;
+  const key = `${node.operator}|${JSON.stringify(path)}`;
+  const factory = cached(
+    matchFactories,
+    key,
+    () =>
+      // oxlint-disable-next-line typescript/no-implied-eval -- generated from JSON-quoted keys only; see above
+      new Function(
+        'raw',
+        'floatOk',
+        'floatValue',
+        'generic',
+        `return function match(root, env) { if (${isObj('root')}) { ${read} ${body} } return generic(root, env); };`,
+      ) as MatchFactory,
+  );
+  if (factory === undefined) return undefined;
+  const raw = node.value?.raw ?? '';
+  const float = goParseFloat(raw);
+  return factory(raw, float.ok, float.ok ? float.value : Number.NaN, generic);
+}
+
+const MAX_SKELETON_LEAVES = 64;
+
+/** Generates one function for the and/or/not structure above the clauses, or undefined. */
+function generateSkeleton(node: Expression, scope: Scope, ctx: Context): Pred | undefined {
+  if (!canGenerate() || (node.kind !== 'and' && node.kind !== 'or' && node.kind !== 'not')) return undefined;
+  const leaves: Expression[] = [];
+  const text = (n: Expression): string | undefined => {
+    switch (n.kind) {
+      case 'and':
+      case 'or': {
+        const parts = flatten(n, n.kind).map(text);
+        if (parts.some((p) => p === undefined)) return undefined;
+        return `(${parts.join(n.kind === 'and' ? ' && ' : ' || ')})`;
+      }
+      case 'not': {
+        if (n.operand.kind === 'match') {
+          leaves.push({ ...n.operand, operator: NEGATED[n.operand.operator] });
+          return `p${leaves.length - 1}(r, e)`;
+        }
+        const inner = text(n.operand);
+        return inner === undefined ? undefined : `!${inner}`;
+      }
+      default:
+        if (leaves.length >= MAX_SKELETON_LEAVES) return undefined;
+        leaves.push(n);
+        return `p${leaves.length - 1}(r, e)`;
+    }
+  };
+  const expr = text(node);
+  if (expr === undefined || leaves.length > MAX_SKELETON_LEAVES) return undefined;
+  const names = leaves.map((_, i) => `p${i}`);
+  const factory = cached(
+    skeletonFactories,
+    expr,
+    // oxlint-disable-next-line typescript/no-implied-eval -- generated from p0..pN names and && || ! only
+    () => new Function(...names, `return function filter(r, e) { return ${expr}; };`) as SkeletonFactory,
+  );
+  if (factory === undefined) return undefined;
+  return factory(...leaves.map((leaf) => compileExpr(leaf, scope, ctx)));
+}
+
+function compileExpr(node: Expression, scope: Scope, ctx: Context): Pred {
+  if (node.kind === 'match') return compileMatch(node, scope, ctx);
+  return generateSkeleton(node, scope, ctx) ?? compileClosures(node, scope, ctx);
 }
 
 function limitError(
