@@ -8,7 +8,7 @@ import {
   type AclConfig,
 } from '../scheduler/acl/index.js';
 import { ClusterError, createCluster } from '../scheduler/core/index.js';
-import { registerEventStreamRoute } from '../scheduler/events/index.js';
+import { createEventBroker, registerEventStreamRoute } from '../scheduler/events/index.js';
 import {
   assertExecExposureAllowed,
   registerExecRoute,
@@ -133,7 +133,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const { config, bootstrapSecret } = resolveAclConfig(options);
   const acl = createAcl(config);
   assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
+  // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
+  // while the cluster is created) are in the event stream's buffer.
+  const broker = createEventBroker();
   const cluster = createCluster({
+    onEvents: (batch) => broker.publish(batch),
     region,
     datacenter: options.datacenter ?? 'dc1',
     nodes: options.nodes ?? 3,
@@ -153,7 +157,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const ctx = { cluster, acl, region, shutdown: shutdown.signal };
   registerSchedulerRoutes(app, ctx);
   registerEventStreamRoute(app, {
-    cluster,
+    broker,
     acl,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });

@@ -198,6 +198,17 @@ describe('event stream end to end', () => {
     ).toBe(true);
   });
 
+  it('has the NodeRegistration events of the simulated nodes, written at start, in its buffer', async () => {
+    const stream = await openStream('/v1/event/stream?topic=Node');
+    await stream.until((b) => events(b).filter((e) => e.Type === 'NodeRegistration').length === 2);
+    stream.close();
+    const registrations = events(stream.batches).filter((e) => e.Type === 'NodeRegistration');
+    expect(registrations.map((e) => e.Topic)).toEqual(['Node', 'Node']);
+    expect(
+      registrations.every((e) => e.Namespace === '' && e.Key === (e.Payload['Node'] as { ID: string }).ID),
+    ).toBe(true);
+  });
+
   it('sends heartbeats at the configured interval', async () => {
     const stream = await openStream('/v1/event/stream?topic=Node&index=999999999');
     await new Promise((resolve) => setTimeout(resolve, 500));
