@@ -24,6 +24,8 @@ function allocations(): Map<string, ExecAllocation> {
     web: { driver: 'mock', dir: root, env: { GREETING: 'hello from web' }, state: 'running' },
     raw: { driver: 'raw_exec', dir: root, env: {}, state: 'running' },
     done: { driver: 'mock', dir: root, env: {}, state: 'dead' },
+    early: { driver: 'mock', dir: join(root, 'not-built-yet'), env: {}, state: 'pending' },
+    broken: { driver: 'mock', dir: join(root, 'vanished'), env: {}, state: 'running' },
   };
   return new Map([
     [ALLOC, { id: ALLOC, namespace: 'default', task: (name: string) => tasks[name] }],
@@ -228,6 +230,7 @@ describe('exec WebSocket', () => {
     [{ command: '["echo"]', task: 'web', tty: 'maybe' }, 'tty "maybe" is not a boolean (true or false)'],
     [{ command: '["echo"]', task: 'nope' }, `task "nope" not found in allocation ${ALLOC}`],
     [{ command: '["echo"]', task: 'done' }, 'task "done" is not running'],
+    [{ command: '["echo"]', task: 'early' }, 'task "early" has not started yet'],
     [
       { command: '["no-such-program-here"]', task: 'web' },
       'command "no-such-program-here" was not found on the task\'s PATH',
@@ -247,6 +250,15 @@ describe('exec WebSocket', () => {
     const { base } = await start();
     const session = await connect(url(base, { command: '["echo"]', task: 'web' }, alloc));
     expect(await session.closed).toEqual({ code: 1008, reason });
+  });
+
+  it('closes with 1011 when the task directory of a running task is missing', async () => {
+    const { base } = await start();
+    const session = await connect(url(base, { command: '["echo"]', task: 'broken' }));
+    expect(await session.closed).toEqual({
+      code: 1011,
+      reason: `exec failed: task directory ${JSON.stringify(join(root, 'vanished'))} does not exist`,
+    });
   });
 
   it('closes with 1008 on a malformed frame and kills the command', async () => {

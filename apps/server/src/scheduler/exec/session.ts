@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import type { Acl, Principal } from '../acl/index.js';
 import { secretFromHeaders } from '../acl/index.js';
@@ -164,6 +165,9 @@ function authorize(
   }
   if (found.state === 'dead') {
     throw new ExecRefusal(CLOSE_POLICY, `task ${JSON.stringify(task.slice(0, 40))} is not running`);
+  }
+  if (found.state === 'pending' && !existsSync(found.dir)) {
+    throw new ExecRefusal(CLOSE_POLICY, `task ${JSON.stringify(task.slice(0, 40))} has not started yet`);
   }
   return { ...found, allocation };
 }
