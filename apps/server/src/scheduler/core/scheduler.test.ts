@@ -477,3 +477,22 @@ describe('events and nodes', () => {
     await t.cluster.close();
   });
 });
+
+describe('failed deployments without auto-revert', () => {
+  it('halt the rollout: the old allocations keep running and failed ones are not rescheduled', async () => {
+    const t = testCluster();
+    const update = { MaxParallel: 1, MinHealthyTime: 1e9, HealthyDeadline: 60e9, ProgressDeadline: 120e9 };
+    t.cluster.registerJob({ job: withCount(serviceJob('web', { Update: update }), 3) });
+    t.run(3000);
+    const bad = withCount(serviceJob('web', { Update: update }, { Config: { start_error: 'boom' } }), 3);
+    (bad['TaskGroups'] as Record<string, unknown>[])[0]!['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
+    t.cluster.registerJob({ job: bad });
+    t.run(120_000);
+    const dep = t.cluster.store.ofJob('deployments', 'default', 'web').at(-1)!;
+    expect([dep.JobVersion, dep.Status]).toEqual([1, 'failed']);
+    const allocs = t.cluster.store.ofJob('allocs', 'default', 'web');
+    expect(allocs.filter((a) => a.JobVersion === 1)).toHaveLength(1);
+    expect(allocs.filter((a) => a.JobVersion === 0 && a.ClientStatus === 'running')).toHaveLength(2);
+    await t.cluster.close();
+  });
+});

@@ -435,6 +435,10 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
   let deployment = deployments.find(
     (d) => d.JobVersion === job.Version && d.JobCreateIndex === job.CreateIndex && d.Status === 'running',
   );
+  /** A failed deployment of this version halts its rollout (no more destructive updates or reschedules). */
+  const failedForVersion = deployments.some(
+    (d) => d.JobVersion === job.Version && d.JobCreateIndex === job.CreateIndex && d.Status === 'failed',
+  );
   const terminalForVersion = deployments.some(
     (d) => d.JobVersion === job.Version && d.JobCreateIndex === job.CreateIndex && d.Status !== 'running',
   );
@@ -493,7 +497,8 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
     const reschedNow: Allocation[] = [];
     let occupied = 0;
     for (const a of failedOpen) {
-      if (ctx.forceReschedule || rescheduleEligible(a, g, ctx.now)) {
+      const halted = failedForVersion && a.JobVersion === job.Version && a.DeploymentID !== '';
+      if (ctx.forceReschedule || (!halted && rescheduleEligible(a, g, ctx.now))) {
         const delayNs = ctx.forceReschedule ? 0 : rescheduleDelay(a, g);
         const at = failTime(a) + delayNs / 1e6;
         if (at <= ctx.now + 1) reschedNow.push(a);
@@ -620,7 +625,7 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
     d.Ignore += keep.filter((a) => current.includes(a)).length;
 
     // Destructive updates, limited by max_parallel while a deployment is in progress.
-    let budget = destructiveLeft.length;
+    let budget = failedForVersion && g.Update ? 0 : destructiveLeft.length;
     if (g.Update && wantsDeployment) {
       const unhealthyNew = current.filter((a) => a.DeploymentStatus?.Healthy !== true).length;
       budget = Math.max(0, g.Update.MaxParallel - unhealthyNew);
