@@ -44,15 +44,25 @@ export interface ValueNode {
  * @since 0.1.0
  */
 export const MatchOperator = {
+  /** `==` */
   Equal: 'equal',
+  /** `!=` */
   NotEqual: 'not-equal',
+  /** `in` and `contains` */
   In: 'in',
+  /** `not in` and `not contains` */
   NotIn: 'not-in',
+  /** `matches` */
   Matches: 'matches',
+  /** `not matches` */
   NotMatches: 'not-matches',
+  /** `is empty` */
   IsEmpty: 'is-empty',
+  /** `is not empty` */
   IsNotEmpty: 'is-not-empty',
+  /** `is nil` */
   IsNil: 'is-nil',
+  /** `is not nil` */
   IsNotNil: 'is-not-nil',
 } as const;
 /** One of {@link MatchOperator}'s values. @since 0.1.0 */
@@ -116,8 +126,20 @@ export interface NotNode {
  * @since 0.1.0
  */
 export type Binding =
-  | { readonly form: 'single'; readonly name: string }
-  | { readonly form: 'pair'; readonly index: string | null; readonly value: string | null };
+  | {
+      /** `as x` */
+      readonly form: 'single';
+      /** The bound name. */
+      readonly name: string;
+    }
+  | {
+      /** `as i, v` */
+      readonly form: 'pair';
+      /** Name of the index (array) or key (object); `null` for `_`. */
+      readonly index: string | null;
+      /** Name of the element or value; `null` for `_`. */
+      readonly value: string | null;
+    };
 
 /** `any <selector> as <binding> { <body> }` or `all ...`. @since 0.1.0 */
 export interface CollectionNode {

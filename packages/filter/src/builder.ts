@@ -12,7 +12,11 @@ import { printSelector } from './print.js';
 
 const NO_SPAN: Span = { start: 0, end: 0 };
 
-type Prev = [never, 0, 1, 2, 3, 4, 5, 6];
+/**
+ * Depth countdown used by {@link FilterPath} (`FilterPathDepths[6]` is 5, and so on).
+ * @since 0.1.0
+ */
+export type FilterPathDepths = [never, 0, 1, 2, 3, 4, 5, 6];
 
 /**
  * Dotted paths of a type, as accepted by the builder: `Status`, `Meta.owner` (any key of a record),
@@ -22,10 +26,10 @@ type Prev = [never, 0, 1, 2, 3, 4, 5, 6];
 export type FilterPath<T, D extends number = 6> = [D] extends [never]
   ? never
   : T extends readonly (infer E)[]
-    ? `${number}` | `${number}.${FilterPath<NonNullable<E>, Prev[D]>}`
+    ? `${number}` | `${number}.${FilterPath<NonNullable<E>, FilterPathDepths[D]>}`
     : T extends object
       ? {
-          [K in keyof T & string]: K | `${K}.${FilterPath<NonNullable<T[K]>, Prev[D]>}`;
+          [K in keyof T & string]: K | `${K}.${FilterPath<NonNullable<T[K]>, FilterPathDepths[D]>}`;
         }[keyof T & string]
       : never;
 

@@ -39,6 +39,7 @@ export {
   type FilterBuilder,
   type FilterElement,
   type FilterPath,
+  type FilterPathDepths,
   type FilterPathValue,
   type FilterSelector,
   type FilterValue,

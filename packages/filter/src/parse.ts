@@ -22,8 +22,18 @@ import {
  * @since 0.1.0
  */
 export type ParseResult =
-  | { readonly ok: true; readonly ast: Expression }
-  | { readonly ok: false; readonly diagnostics: readonly FilterDiagnostic[] };
+  | {
+      /** The text is a valid filter. */
+      readonly ok: true;
+      /** Its tree. */
+      readonly ast: Expression;
+    }
+  | {
+      /** The text is not a valid filter. */
+      readonly ok: false;
+      /** Every problem found (at least one), in source order. */
+      readonly diagnostics: readonly FilterDiagnostic[];
+    };
 
 const parser = new FilterParser();
 

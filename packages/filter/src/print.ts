@@ -59,7 +59,7 @@ function printValue(raw: string): string {
  *
  * @param path - Path segments.
  * @returns The selector text.
- * @throws {@link RangeError} when no selector form of the language can express the path (for
+ * @throws RangeError when no selector form of the language can express the path (for
  *   example a first segment with a space that is also not a JSON Pointer segment).
  * @example
  * ```ts
@@ -185,7 +185,7 @@ function printExpr(node: Expression, ctx: Context): string {
  *
  * @param ast - An expression from {@link parseFilter} or the builder.
  * @returns The filter text.
- * @throws {@link RangeError} when a node cannot be expressed (see {@link printSelector}), or a
+ * @throws RangeError when a node cannot be expressed (see {@link printSelector}), or a
  *   binding name is not an identifier.
  * @example
  * ```ts
