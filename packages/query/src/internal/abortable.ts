@@ -29,8 +29,9 @@ export function abortable<T>(
 }
 
 /**
- * Runs `body` and, when it fails because `signal` aborted, rethrows the outer signal's reason if
- * the outer signal aborted, or returns `stopped` if only the consumer stopped the iteration.
+ * Whether the iteration's signal aborted because its consumer stopped it (`return()`), rather than
+ * because the caller's own signal aborted: the first ends the iteration quietly, the second
+ * rejects with the caller's reason.
  *
  * @internal
  */
