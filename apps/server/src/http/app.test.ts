@@ -215,6 +215,18 @@ describe('blockingRead', () => {
     expect(watch.waiting).toBe(0);
   });
 
+  it('answers hundreds of waiters at shutdown', async () => {
+    const { app, watch, shutdown } = blockingApp();
+    const pending = Array.from({ length: 300 }, () =>
+      app.inject({ method: 'GET', url: '/v1/watched?index=5&wait=10m' }),
+    );
+    await expect.poll(() => watch.waiting).toBe(300);
+    shutdown.abort();
+    const answers = await Promise.all(pending);
+    expect(answers.every((res) => res.statusCode === 200)).toBe(true);
+    expect(watch.waiting).toBe(0);
+  });
+
   it('answers every waiter at shutdown', async () => {
     const { app, watch, shutdown } = blockingApp();
     const pending = app.inject({ method: 'GET', url: '/v1/watched?index=5&wait=10m' });

@@ -10,6 +10,32 @@ export interface BlockingContext {
 }
 
 /**
+ * Callbacks to run when a shutdown signal aborts, kept in a Set (O(1) add and delete) behind one
+ * listener per signal, instead of one `abort` listener per waiting request on the signal itself.
+ */
+const shutdownCallbacks = new WeakMap<AbortSignal, Set<() => void>>();
+
+function onShutdown(signal: AbortSignal, callback: () => void): () => void {
+  let callbacks = shutdownCallbacks.get(signal);
+  if (callbacks === undefined) {
+    const set = new Set<() => void>();
+    callbacks = set;
+    shutdownCallbacks.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const fn of set) fn();
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  const set = callbacks;
+  set.add(callback);
+  return () => void set.delete(callback);
+}
+
+/**
  * Sets the read headers: `X-Svc-Index` (at least 1), `X-Svc-LastContact: 0` and
  * `X-Svc-KnownLeader: true` (the single server is its own leader).
  * @param reply - The reply.
@@ -49,7 +75,7 @@ export async function blockingRead(
     const abort = (): void => controller.abort();
     const raw = reply.raw;
     raw.once('close', abort);
-    ctx.shutdown.addEventListener('abort', abort, { once: true });
+    const forget = onShutdown(ctx.shutdown, abort);
     try {
       await Promise.race(
         watches.map((watch) => watch.waitFor(after, { waitMs: wait.ms, signal: controller.signal })),
@@ -57,7 +83,7 @@ export async function blockingRead(
     } finally {
       controller.abort();
       raw.removeListener('close', abort);
-      ctx.shutdown.removeEventListener('abort', abort);
+      forget();
     }
   }
   const index = current();
