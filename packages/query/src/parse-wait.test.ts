@@ -1,4 +1,6 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+
 import { DEFAULT_WAIT_MS, formatWait, MAX_WAIT_MS, parseWait } from './index.js';
 
 describe('parseWait', () => {
@@ -51,4 +53,41 @@ describe('formatWait', () => {
   it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('rejects %d', (ms) => {
     expect(() => formatWait(ms)).toThrow(/non-negative number of milliseconds/);
   });
+});
+
+describe('properties', () => {
+  test.prop([fc.string({ maxLength: 24 })])(
+    'never throws and answers a wait in (0, 10 min] or the error',
+    (text) => {
+      const result = parseWait(text);
+      if (result.ok) {
+        expect(result.ms).toBeGreaterThan(0);
+        expect(result.ms).toBeLessThanOrEqual(MAX_WAIT_MS);
+      } else {
+        expect(result.message).toBe('Invalid wait time');
+      }
+    },
+  );
+
+  const unitMs = { h: 3_600_000, m: 60_000, s: 1_000, ms: 1 } as const;
+  test.prop([
+    fc.array(fc.tuple(fc.nat(2_000), fc.constantFrom<keyof typeof unitMs>('h', 'm', 's', 'ms')), {
+      minLength: 1,
+      maxLength: 4,
+    }),
+  ])('a duration of several parts is the sum of its parts, defaulted and capped', (parts) => {
+    const text = parts.map(([n, unit]) => `${n}${unit}`).join('');
+    const sum = parts.reduce((total, [n, unit]) => total + n * unitMs[unit], 0);
+    expect(parseWait(text)).toEqual({
+      ok: true,
+      ms: sum === 0 ? DEFAULT_WAIT_MS : Math.min(sum, MAX_WAIT_MS),
+    });
+  });
+
+  test.prop([fc.double({ min: 0.001, max: 10 * MAX_WAIT_MS, noNaN: true })])(
+    'parseWait reads back what formatWait writes, rounded up and capped',
+    (ms) => {
+      expect(parseWait(formatWait(ms))).toEqual({ ok: true, ms: Math.min(Math.ceil(ms), MAX_WAIT_MS) });
+    },
+  );
 });
