@@ -383,7 +383,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     tx.put('evals', e);
     evalEvent(tx, e);
     const at = e.WaitUntil ? Date.parse(e.WaitUntil) - nowMs() : timing.evalDelayMs;
-    tx.after(() => enqueue(e.ID, Math.max(timing.evalDelayMs, at)));
+    if (e.Status === 'pending') tx.after(() => enqueue(e.ID, Math.max(timing.evalDelayMs, at)));
     return e;
   };
 
