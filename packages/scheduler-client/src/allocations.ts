@@ -24,12 +24,12 @@ export interface AllocationListOptions extends ListOptions {
    * Includes `AllocatedResources` in each item.
    * @defaultValue false
    */
-  readonly resources?: boolean;
+  readonly resources?: boolean | undefined;
   /**
    * `false` leaves `TaskStates` out of each item, which shrinks large responses.
    * @defaultValue true
    */
-  readonly taskStates?: boolean;
+  readonly taskStates?: boolean | undefined;
 }
 
 /**
@@ -41,7 +41,7 @@ export interface AllocationStopOptions extends RequestOptions {
    * Ignores the group and task `shutdown_delay`.
    * @defaultValue false
    */
-  readonly noShutdownDelay?: boolean;
+  readonly noShutdownDelay?: boolean | undefined;
 }
 
 /**
@@ -53,7 +53,7 @@ export interface AllocationSignalOptions extends RequestOptions {
    * Task to signal.
    * @defaultValue every task of the allocation
    */
-  readonly task?: string;
+  readonly task?: string | undefined;
 }
 
 /**
@@ -65,7 +65,7 @@ export interface AllocationRestartOptions extends RequestOptions {
    * Task to restart.
    * @defaultValue every task of the allocation
    */
-  readonly task?: string;
+  readonly task?: string | undefined;
 }
 
 /**

@@ -56,7 +56,7 @@ export interface JobListOptions extends ListOptions {
    * Adds each job's `Meta` to the list items.
    * @defaultValue false
    */
-  readonly meta?: boolean;
+  readonly meta?: boolean | undefined;
 }
 
 /**
@@ -74,7 +74,7 @@ export interface JobAllocationsOptions extends ReadOptions {
    * Includes allocations of an earlier job with the same ID (after a deregister and re-register).
    * @defaultValue false
    */
-  readonly all?: boolean;
+  readonly all?: boolean | undefined;
 }
 
 /**
@@ -86,7 +86,7 @@ export interface JobDeploymentsOptions extends ReadOptions {
    * Includes deployments of an earlier job with the same ID.
    * @defaultValue false
    */
-  readonly all?: boolean;
+  readonly all?: boolean | undefined;
 }
 
 /**
@@ -98,7 +98,7 @@ export interface JobVersionsOptions extends ReadOptions {
    * Fills `Diffs` with the structured diff between each version and the one before.
    * @defaultValue false
    */
-  readonly diffs?: boolean;
+  readonly diffs?: boolean | undefined;
 }
 
 /**
@@ -111,27 +111,27 @@ export interface JobRegisterOptions extends RequestOptions {
    * means "only if the job is new". Sends `EnforceIndex: true` with `JobModifyIndex`.
    * @defaultValue no check
    */
-  readonly enforceIndex?: number;
+  readonly enforceIndex?: number | undefined;
   /**
    * Priority of the resulting evaluations.
    * @defaultValue the job's priority
    */
-  readonly evalPriority?: number;
+  readonly evalPriority?: number | undefined;
   /**
    * Overrides soft-mandatory policy rules that would deny the registration.
    * @defaultValue false
    */
-  readonly policyOverride?: boolean;
+  readonly policyOverride?: boolean | undefined;
   /**
    * Keeps the existing task group counts instead of those of the new job.
    * @defaultValue false
    */
-  readonly preserveCounts?: boolean;
+  readonly preserveCounts?: boolean | undefined;
   /**
    * The original job source, kept for reference (see {@link JobsApi.submission}).
    * @defaultValue none
    */
-  readonly submission?: JobRegisterRequest['Submission'];
+  readonly submission?: JobRegisterRequest['Submission'] | undefined;
 }
 
 /**
@@ -143,22 +143,22 @@ export interface JobParseOptions extends RequestOptions {
    * Fills unset fields with their defaults.
    * @defaultValue false
    */
-  readonly canonicalize?: boolean;
+  readonly canonicalize?: boolean | undefined;
   /**
    * Variables in var-file format.
    * @defaultValue none
    */
-  readonly variables?: string;
+  readonly variables?: string | undefined;
   /**
    * Variables as key = value pairs.
    * @defaultValue none
    */
-  readonly variableFlags?: Readonly<Record<string, string>>;
+  readonly variableFlags?: Readonly<Record<string, string>> | undefined;
   /**
    * Uses the legacy parser.
    * @defaultValue false
    */
-  readonly hclv1?: boolean;
+  readonly hclv1?: boolean | undefined;
 }
 
 /**
@@ -171,22 +171,22 @@ export interface JobDispatchOptions extends RequestOptions {
    * decoded.
    * @defaultValue none
    */
-  readonly payload?: Uint8Array | string;
+  readonly payload?: Uint8Array | string | undefined;
   /**
    * Meta of the dispatched job.
    * @defaultValue none
    */
-  readonly meta?: Readonly<Record<string, string>>;
+  readonly meta?: Readonly<Record<string, string>> | undefined;
   /**
    * Prefix of the dispatched job's ID.
    * @defaultValue the parent job's ID
    */
-  readonly idPrefixTemplate?: string;
+  readonly idPrefixTemplate?: string | undefined;
   /**
    * At most one dispatch happens per token.
    * @defaultValue none
    */
-  readonly idempotencyToken?: string;
+  readonly idempotencyToken?: string | undefined;
 }
 
 /**
@@ -198,17 +198,17 @@ export interface JobRevertOptions extends RequestOptions {
    * Check-and-set: revert only if the job's current version is this one.
    * @defaultValue no check
    */
-  readonly enforcePriorVersion?: number;
+  readonly enforcePriorVersion?: number | undefined;
   /**
    * Token of the mesh service for service-identity checks.
    * @defaultValue none
    */
-  readonly meshToken?: string;
+  readonly meshToken?: string | undefined;
   /**
    * Token of the secrets service for policy checks.
    * @defaultValue none
    */
-  readonly secretsToken?: string;
+  readonly secretsToken?: string | undefined;
 }
 
 /**
@@ -220,7 +220,7 @@ export interface JobEvaluateOptions extends RequestOptions {
    * Reschedules failed allocations at once, even past their reschedule limit or delay.
    * @defaultValue false
    */
-  readonly forceReschedule?: boolean;
+  readonly forceReschedule?: boolean | undefined;
 }
 
 /**
@@ -232,12 +232,12 @@ export interface JobPlanOptions extends RequestOptions {
    * Includes the diff between the submitted job and the server's version.
    * @defaultValue false
    */
-  readonly diff?: boolean;
+  readonly diff?: boolean | undefined;
   /**
    * Overrides soft-mandatory policy rules.
    * @defaultValue false
    */
-  readonly policyOverride?: boolean;
+  readonly policyOverride?: boolean | undefined;
 }
 
 /**
@@ -249,22 +249,22 @@ export interface JobStopOptions extends RequestOptions {
    * Purges the job at once: it is no longer readable afterwards.
    * @defaultValue false
    */
-  readonly purge?: boolean;
+  readonly purge?: boolean | undefined;
   /**
    * Stops a multi-region job in every region.
    * @defaultValue false
    */
-  readonly global?: boolean;
+  readonly global?: boolean | undefined;
   /**
    * Priority of the resulting evaluation.
    * @defaultValue the job's priority
    */
-  readonly evalPriority?: number;
+  readonly evalPriority?: number | undefined;
   /**
    * Ignores the group and task `shutdown_delay`.
    * @defaultValue false
    */
-  readonly noShutdownDelay?: boolean;
+  readonly noShutdownDelay?: boolean | undefined;
 }
 
 /**

@@ -26,27 +26,27 @@ export interface RequestOptions {
    * Target namespace. `*` on lists means every namespace the token may read.
    * @defaultValue the transport's namespace (which defaults to `default`)
    */
-  readonly namespace?: string;
+  readonly namespace?: string | undefined;
   /**
    * Target region.
    * @defaultValue the transport's region, else the region of the server that answers
    */
-  readonly region?: string;
+  readonly region?: string | undefined;
   /**
    * Aborts the request; the promise then rejects with the signal's reason.
    * @defaultValue none
    */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /**
    * Timeout of this request in milliseconds.
    * @defaultValue the transport's timeout
    */
-  readonly timeout?: number;
+  readonly timeout?: number | undefined;
   /**
    * Extra request headers for this call.
    * @defaultValue none
    */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -58,20 +58,20 @@ export interface ReadOptions extends RequestOptions {
    * Lets any server answer (possibly slightly stale, generally within 50 ms of the leader).
    * @defaultValue false
    */
-  readonly stale?: boolean;
+  readonly stale?: boolean | undefined;
   /**
    * Blocking query: the server answers once the index of what is read passes this value (or
    * `wait` elapses). `0` answers at once. For a loop of blocking queries use the endpoint's
    * `watch`, which manages the index for you.
    * @defaultValue 0 (no blocking)
    */
-  readonly index?: number;
+  readonly index?: number | undefined;
   /**
    * Longest blocking time with `index`: a duration string (`"30s"`, `"5m"`, `"1h30m"`) or
    * milliseconds. The server caps it at 10 minutes and adds up to wait/16 at random.
    * @defaultValue the server's 5 minutes
    */
-  readonly wait?: string | number;
+  readonly wait?: string | number | undefined;
 }
 
 /**
@@ -83,29 +83,29 @@ export interface ListOptions extends ReadOptions {
    * ID prefix. Cannot be combined with {@link ListOptions.filter}.
    * @defaultValue none
    */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /**
    * Filter expression, as text or as an expression built with `@sked/filter`. It is evaluated by
    * the server against the whole stored object. Cannot be combined with `prefix` (or another
    * filtering parameter): such a call throws {@link InvalidRequestError} before any request.
    * @defaultValue none
    */
-  readonly filter?: FilterInput;
+  readonly filter?: FilterInput | undefined;
   /**
    * Page size. `0` or absent: the whole list in one response.
    * @defaultValue no paging
    */
-  readonly perPage?: number;
+  readonly perPage?: number | undefined;
   /**
    * Token of the page to read (the previous page's `meta.nextToken`).
    * @defaultValue the first page
    */
-  readonly nextToken?: string;
+  readonly nextToken?: string | undefined;
   /**
    * Reverses the order of the list.
    * @defaultValue false
    */
-  readonly reverse?: boolean;
+  readonly reverse?: boolean | undefined;
 }
 
 /**

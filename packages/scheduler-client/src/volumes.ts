@@ -33,18 +33,18 @@ export interface VolumeListOptions extends ListOptions {
    * omitted, so the client always sends it.
    * @defaultValue `"csi"`
    */
-  readonly type?: 'csi';
+  readonly type?: 'csi' | undefined;
   /**
    * Node ID prefix (an even number of hexadecimal characters). A filtering parameter: cannot be
    * combined with `filter`.
    * @defaultValue none
    */
-  readonly nodeId?: string;
+  readonly nodeId?: string | undefined;
   /**
    * Plugin ID prefix. A filtering parameter: cannot be combined with `filter`.
    * @defaultValue none
    */
-  readonly pluginId?: string;
+  readonly pluginId?: string | undefined;
 }
 
 /**
@@ -57,7 +57,7 @@ export interface VolumeDeleteOptions extends RequestOptions {
    * running allocations use the volume).
    * @defaultValue false
    */
-  readonly force?: boolean;
+  readonly force?: boolean | undefined;
 }
 
 /**

@@ -66,7 +66,7 @@ export function waitText(wait: unknown): string {
 
 /** The query parameters every call shares (and, for reads, `stale`, `index` and `wait`). */
 export function commonQuery(
-  options: RequestOptions & { stale?: boolean; index?: number; wait?: string | number },
+  options: RequestOptions & Pick<ReadOptions, 'stale' | 'index' | 'wait'>,
 ): Record<string, QueryValue> {
   return {
     namespace: options.namespace === undefined ? undefined : requireString(options.namespace, 'namespace'),
