@@ -393,6 +393,18 @@ describe('compileFilter: ASTs and options', () => {
     expect(() => compileFilter(r.ast, { strictRegex: true })).toThrow(FilterSyntaxError);
   });
 
+  it('rejects what is neither text nor an AST, and non-iterable items', () => {
+    expect(() => compileFilter(42 as unknown as string)).toThrow(
+      new TypeError('compileFilter needs filter text or an expression AST but got number 42.'),
+    );
+    expect(() => compileFilter({ kind: 'nope' } as unknown as Expression)).toThrow(/kind "nope"/);
+    const bad = { kind: 'not', operand: null, span: { start: 0, end: 0 } } as unknown as Expression;
+    expect(() => compileFilter(bad)).toThrow(/invalid node under a "not" node: null/);
+    expect(() => filterItems('a == 1', null as unknown as unknown[])).toThrow(
+      new TypeError('filterItems needs an iterable of items but got null.'),
+    );
+  });
+
   it('keeps everything for an empty filter in filterItems only', () => {
     expect(filterItems('', [1, 2])).toEqual([1, 2]);
     expect(() => filterItems(' ', [1])).toThrow(FilterSyntaxError);

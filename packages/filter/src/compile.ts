@@ -847,14 +847,56 @@ function limitError(
   return new FilterSyntaxError(source, [diag]);
 }
 
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object')
+    return `an object with kind ${JSON.stringify((value as { kind?: unknown }).kind) ?? 'undefined'}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.slice(0, 40))}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return `${typeof value} ${value}`;
+  return typeof value;
+}
+
+function children(node: Expression): unknown[] {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return [node.left, node.right];
+    case 'not':
+      return [node.operand];
+    case 'collection':
+      return [node.body];
+    default:
+      return [];
+  }
+}
+
 /** Checks an AST that did not come from parseFilter against the limits (iteratively). */
 function checkAst(ast: Expression, options: CompileOptions | undefined): void {
   const limits = resolveLimits(options);
   const maxNodeDepth = 3 * limits.maxDepth + 3;
   let clauses = 0;
   let problem: FilterSyntaxError | undefined;
+  const kinds = new Set(['and', 'or', 'not', 'match', 'collection']);
+  if (typeof ast !== 'object' || ast === null || !kinds.has((ast as { kind?: unknown }).kind as string)) {
+    throw new TypeError(`compileFilter needs filter text or an expression AST but got ${describe(ast)}.`);
+  }
   walk(ast, (node, depth) => {
     if (problem !== undefined) return;
+    for (const child of children(node)) {
+      if (
+        typeof child !== 'object' ||
+        child === null ||
+        !kinds.has((child as { kind?: unknown }).kind as string)
+      ) {
+        throw new TypeError(
+          `The expression AST has an invalid node under a "${node.kind}" node: ${describe(child)}.`,
+        );
+      }
+    }
+    if ((node.kind === 'match' || node.kind === 'collection') && !Array.isArray(node.selector?.path)) {
+      throw new TypeError(`The expression AST has a "${node.kind}" node without a selector path.`);
+    }
     if (depth > maxNodeDepth) {
       problem = limitError(
         '',
@@ -905,7 +947,7 @@ function checkAst(ast: Expression, options: CompileOptions | undefined): void {
  * @param options - Limits, `strictRegex` and `unknownValue`.
  * @returns `(datum) => boolean`.
  * @throws {@link FilterSyntaxError} when the text does not parse or exceeds a limit (never
- *   anything else).
+ *   anything else for text); a TypeError when given something that is neither text nor an AST.
  * @example
  * ```ts
  * const keep = compileFilter('Status == "running" and Meta.owner == "team-a"');
@@ -964,7 +1006,8 @@ export function evaluateFilter(
  * @param items - Any iterable of JSON-like items.
  * @param options - As for {@link compileFilter}.
  * @returns A new array.
- * @throws {@link FilterSyntaxError} for invalid text; {@link FilterEvaluationError} from the first failing item.
+ * @throws {@link FilterSyntaxError} for invalid text; {@link FilterEvaluationError} from the first failing
+ *   item; a TypeError when `items` is not iterable.
  * @example
  * ```ts
  * filterItems('Priority != 50', [{ Priority: 50 }, { Priority: 70 }]); // [{ Priority: 70 }]
@@ -976,6 +1019,9 @@ export function filterItems<T>(
   items: Iterable<T>,
   options?: CompileOptions,
 ): T[] {
+  if (typeof (items as { [Symbol.iterator]?: unknown } | null)?.[Symbol.iterator] !== 'function') {
+    throw new TypeError(`filterItems needs an iterable of items but got ${describe(items)}.`);
+  }
   if (textOrAst === '') return [...items];
   const keep = compileFilter(textOrAst, options);
   const out: T[] = [];
