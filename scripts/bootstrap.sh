@@ -6,6 +6,7 @@
 #   through corepack;
 # - pnpm install --frozen-lockfile (skipped when node_modules is newer than the lockfile).
 # Source it (`. scripts/bootstrap.sh`) to get PATH set, or run it.
+sked_saved_opts="$(set +o)"   # restored at the end, so sourcing this leaves the caller's shell options alone
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$root/.tools"
@@ -46,3 +47,5 @@ if [ ! -f "$stamp" ] || [ "$root/pnpm-lock.yaml" -nt "$stamp" ] || [ "$root/pack
   (cd "$root" && pnpm install --frozen-lockfile --reporter=append-only >&2)
   touch "$stamp"
 fi
+eval "$sked_saved_opts"
+unset sked_saved_opts
