@@ -496,3 +496,33 @@ describe('failed deployments without auto-revert', () => {
     await t.cluster.close();
   });
 });
+
+describe('affinities', () => {
+  it('prefer the nodes that match, without excluding the others', async () => {
+    const t = testCluster();
+    const node = [...t.cluster.store.nodes.items.values()][2]!;
+    t.cluster.registerJob({
+      job: withCount(
+        serviceJob('aff', {
+          Affinities: [{ LTarget: '${node.unique.id}', Operand: '=', RTarget: node.ID, Weight: 100 }],
+        }),
+        1,
+      ),
+    });
+    t.run(100);
+    expect(t.cluster.store.ofJob('allocs', 'default', 'aff')[0]?.NodeID).toBe(node.ID);
+    t.cluster.registerJob({
+      job: withCount(
+        serviceJob('anti', {
+          Affinities: [{ LTarget: '${node.unique.id}', Operand: '=', RTarget: node.ID, Weight: -100 }],
+        }),
+        2,
+      ),
+    });
+    t.run(100);
+    const nodes = t.cluster.store.ofJob('allocs', 'default', 'anti').map((a) => a.NodeID);
+    expect(nodes).toHaveLength(2);
+    expect(nodes).not.toContain(node.ID);
+    await t.cluster.close();
+  });
+});

@@ -299,6 +299,24 @@ function selectNode(
     const collisions = sameJob.filter((a) => a.NodeID === node.ID && a.TaskGroup === g.Name).length;
     let score = fit - collisions / Math.max(1, g.Count);
     if (options.avoid === node.ID) score -= 1;
+    // Affinities (job, group, task): weight -100..100 for a node that matches.
+    const affinities = [job.Affinities, g.Affinities, ...g.Tasks.map((t) => t.Affinities)].flatMap(
+      (list) => (list ?? []) as { LTarget?: string; RTarget?: string; Operand?: string; Weight?: number }[],
+    );
+    if (affinities.length > 0) {
+      let total = 0;
+      let weights = 0;
+      for (const aff of affinities) {
+        const weight = typeof aff.Weight === 'number' ? aff.Weight : 50;
+        weights += Math.abs(weight);
+        const c = { LTarget: aff.LTarget ?? '', RTarget: aff.RTarget ?? '', Operand: aff.Operand ?? '=' };
+        if (checkConstraint(c, node)) total += weight;
+      }
+      const affinity = weights > 0 ? total / weights : 0;
+      m.Scores = m.Scores ?? {};
+      m.Scores[`${node.ID}.node-affinity`] = Math.round(affinity * 1e6) / 1e6;
+      score += affinity;
+    }
     m.Scores = m.Scores ?? {};
     m.Scores[`${node.ID}.normalized-score`] = Math.round(score * 1e6) / 1e6;
     if (!best || score > best.score) best = { node, score };
