@@ -119,6 +119,24 @@ describe('streamEvents', () => {
     expect((await take(events({ topics: ['Job'] }), 1)).map((e) => e.Index)).toEqual([9]);
   });
 
+  it('starts over when the server went back in time (a restart lost its state)', async () => {
+    // Arrange: the first server life reaches index 50; after the drop, the index starts again
+    const { transport } = await fakeServer((_req, res, attempt) => {
+      if (attempt === 1) {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-svc-index': '50' });
+        res.write(`{}\n${line(50)}`);
+        setTimeout(() => res.destroy(), 20);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json', 'x-svc-index': '3' });
+      res.write(`{}\n${line(2)}${line(3)}`);
+    });
+    // Act
+    const events = await take(streamEvents(transport, { backoffMs: 1 }), 3);
+    // Assert
+    expect(events.map((e) => e.Index)).toEqual([50, 2, 3]);
+  });
+
   it('notices a silent connection by the missing heartbeats and replaces it', async () => {
     // Arrange: the first connection goes quiet without closing
     const { transport, requests } = await fakeServer((_req, res, attempt) => {
@@ -289,12 +307,15 @@ describe('properties', () => {
     };
   }
 
-  test.prop([
-    fc
-      .uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 40 })
-      .map((values) => [...values].sort((a, b) => a - b)),
-    fc.array(fc.record({ take: fc.nat({ max: 6 }), repeat: fc.nat({ max: 3 }) }), { maxLength: 8 }),
-  ])('yields every event exactly once, in order, however the connections drop', async (batches, plan) => {
+  test.prop(
+    [
+      fc
+        .uniqueArray(fc.integer({ min: 1, max: 500 }), { minLength: 1, maxLength: 40 })
+        .map((values) => [...values].sort((a, b) => a - b)),
+      fc.array(fc.record({ take: fc.nat({ max: 6 }), repeat: fc.nat({ max: 3 }) }), { maxLength: 8 }),
+    ],
+    { numRuns: 50 },
+  )('yields every event exactly once, in order, however the connections drop', async (batches, plan) => {
     const transport = createTransport({
       address: 'http://sched.test',
       env: false,

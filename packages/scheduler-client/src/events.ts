@@ -188,8 +188,9 @@ async function* readLines(
       }
     }
   } finally {
-    reader.releaseLock();
-    await body.cancel().catch(() => undefined);
+    // Not awaited: the caller aborts the connection right after, and a cancel must never hold up
+    // the consumer's `break`.
+    reader.cancel().catch(() => undefined);
   }
 }
 
@@ -218,7 +219,8 @@ function parseEnvelope(line: string): { index: number; events: Event[] } | undef
  * `heartbeatTimeout`), the iterable reconnects after a backoff from the last index seen + 1, and
  * skips any batch at or below that index, so no event is lost or repeated as long as the server
  * still buffers it (a server restart or a very long outage can leave a gap the service cannot
- * fill). 400 and 403 answers are thrown at once. Breaking out of the loop closes the connection.
+ * fill). A server whose `X-Svc-Index` went below the last index seen lost its state (a
+ * restart): the stream then continues with what it sends. 400 and 403 answers are thrown at once. Breaking out of the loop closes the connection.
  *
  * @param transport - The transport of the scheduling service.
  * @param options - Start index, topics, namespace, signal, heartbeat timeout, retry policy.
@@ -268,12 +270,15 @@ export function streamEvents(transport: Transport, options: EventStreamOptions =
         const query: Record<string, string | number | readonly string[]> = { index: nextIndex };
         if (options.topics !== undefined && options.topics.length > 0) query['topic'] = options.topics;
         if (options.namespace !== undefined) query['namespace'] = options.namespace;
-        const { data: body } = await transport.request<ReadableStream<Uint8Array>>({
+        const { data: body, meta } = await transport.request<ReadableStream<Uint8Array>>({
           path: '/v1/event/stream',
           query,
           parse: 'stream',
           signal: connectionSignal,
         });
+        // A server whose index is below the last one seen lost its state (a restart of an
+        // in-memory server): its indexes start again, so nothing it sends is a repeat.
+        if (meta.index !== undefined && meta.index < lastIndex) lastIndex = 0;
         for await (const line of readLines(body, arm)) {
           delivered = true;
           const batch = parseEnvelope(line);
