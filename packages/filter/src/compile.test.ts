@@ -94,6 +94,11 @@ describe('compileFilter: section 3, selector resolution', () => {
     expect(run('foo == 1', null)).toBe('error:not-a-container');
   });
 
+  it('reads "" as a one-segment selector with the empty key', () => {
+    expect(run('"" == "x"', { '': 'x' })).toBe(true);
+    expect(run('"" == "x"', {})).toBe('error:missing-key');
+  });
+
   it('ignores inherited properties', () => {
     expect(run('Meta.toString is nil')).toBe(true);
     expect(run('toString == 1', {})).toBe('error:missing-key');

@@ -538,6 +538,17 @@ describe('properties', () => {
     }
   });
 
+  test.prop([fc.string({ unit: 'binary', maxLength: 60 })])(
+    'any Unicode string compiles or throws only FilterSyntaxError',
+    (text) => {
+      try {
+        compileFilter(text);
+      } catch (e) {
+        expect(FilterSyntaxError.is(e)).toBe(true);
+      }
+    },
+  );
+
   it('parses and prints back the same tree for a sample', () => {
     const r = parseFilter('a == 1');
     expect(r.ok && (r.ast as Expression).kind).toBe('match');
