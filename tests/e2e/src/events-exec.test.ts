@@ -228,7 +228,9 @@ describe('event stream: client against the server', () => {
 
   it('stops on abort', async () => {
     const controller = new AbortController();
-    const iterator = client.events({ topics: ['Node'], signal: controller.signal })[Symbol.asyncIterator]();
+    const iterator = client
+      .events({ topics: ['Node'], index: 1_000_000_000, signal: controller.signal })
+      [Symbol.asyncIterator]();
     const pending = iterator.next();
     setTimeout(() => controller.abort(new Error('done watching')), 100);
     await expect(pending).rejects.toThrow('done watching');
