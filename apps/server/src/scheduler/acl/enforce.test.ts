@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureOk, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 
@@ -17,6 +17,12 @@ const tokens = {
       name: 'volumes',
       secret: 'volumes-secret',
       namespaces: { default: ['csi-list-volume', 'csi-read-volume'] },
+    },
+    { name: 'parser', secret: 'parser-secret', namespaces: { default: ['parse-job'] } },
+    {
+      name: 'lifecycle',
+      secret: 'lifecycle-secret',
+      namespaces: { default: ['read-job', 'alloc-lifecycle'] },
     },
   ],
 };
@@ -104,6 +110,45 @@ describe('ACL enforcement', () => {
       token: 'volumes-secret',
     });
     expect([put.statusCode, put.body]).toEqual([403, 'Permission denied']);
+  });
+
+  it('lets parse-job alone parse', async () => {
+    const hcl = 'job "p" {\n  group "g" {\n    task "t" {\n      driver = "mock"\n    }\n  }\n}\n';
+    const ok = await t.request('POST', '/v1/jobs/parse', { body: { JobHCL: hcl }, token: 'parser-secret' });
+    expect(ok.statusCode).toBe(200);
+    const denied = await t.request('POST', '/v1/jobs/parse', {
+      body: { JobHCL: hcl },
+      token: 'volumes-secret',
+    });
+    expect([denied.statusCode, denied.body]).toEqual([403, 'Permission denied']);
+  });
+
+  it('checks allocation capabilities against the allocation namespace', async () => {
+    const alloc = await eventually(async () => {
+      const list = (await t.request('GET', '/v1/job/a/allocations', { token: 'ops-secret' })).json() as {
+        ID: string;
+      }[];
+      return list[0];
+    });
+    expect(
+      (await t.request('GET', `/v1/allocation/${alloc.ID}`, { token: 'reader-secret' })).statusCode,
+    ).toBe(200);
+    const noToken = await t.request('GET', `/v1/allocation/${alloc.ID}`);
+    expect([noToken.statusCode, noToken.body]).toEqual([403, 'ACL token not found']);
+    const before = t.index();
+    const denied = await t.request('POST', `/v1/client/allocation/${alloc.ID}/restart`, {
+      body: {},
+      token: 'reader-secret',
+    });
+    expect([denied.statusCode, denied.body]).toEqual([403, 'Permission denied']);
+    const stopDenied = await t.request('POST', `/v1/allocation/${alloc.ID}/stop`, { token: 'teams-secret' });
+    expect([stopDenied.statusCode, stopDenied.body]).toEqual([403, 'Permission denied']);
+    expect(t.index()).toBe(before);
+    const signal = await t.request('POST', `/v1/client/allocation/${alloc.ID}/signal`, {
+      body: { Signal: 'SIGHUP' },
+      token: 'lifecycle-secret',
+    });
+    expect(signal.statusCode).toBe(200);
   });
 
   it('reports the management token name and never a secret', () => {
