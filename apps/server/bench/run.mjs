@@ -5,6 +5,7 @@
 // of the same number of bytes, measured in the same run.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -203,6 +204,12 @@ async function wakeLatencies(rounds) {
 await app.close();
 await cluster.close();
 
+const load = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' ');
+console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average at the end ${load}`);
+console.log('');
 console.log('| Measure | Result | Ratio | Target |');
 console.log('|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
