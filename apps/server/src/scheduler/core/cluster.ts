@@ -14,7 +14,14 @@ import { nextLaunch, parseCron } from './internal/cron.js';
 import { formatDuration } from './internal/duration.js';
 import { iso, uuidFactory } from './internal/ids.js';
 import { simulatedNode } from './nodes.js';
-import { clientTerminal, exceededMessage, isLive, schedule, type SchedulePlan } from './scheduler.js';
+import {
+  allocPorts,
+  clientTerminal,
+  exceededMessage,
+  isLive,
+  schedule,
+  type SchedulePlan,
+} from './scheduler.js';
 import { createStore, jobKey, versionKey, type Store, type Txn } from './store.js';
 import type {
   Allocation,
@@ -1544,6 +1551,13 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       SKED_CPU_LIMIT: String(t.Resources.CPU),
       SKED_MEMORY_LIMIT: String(t.Resources.MemoryMB),
     };
+    for (const p of allocPorts(a)) {
+      const label = p.Label.replace(/[^A-Za-z0-9_]/g, '_');
+      env[`SKED_PORT_${label}`] = String(p.To > 0 ? p.To : p.Value);
+      env[`SKED_HOST_PORT_${label}`] = String(p.Value);
+      env[`SKED_IP_${label}`] = p.HostIP;
+      env[`SKED_ADDR_${label}`] = `${p.HostIP}:${p.Value}`;
+    }
     for (const [k, v] of Object.entries({ ...a.Job?.Meta, ...t.Meta }))
       env[`SKED_META_${k.replace(/[^A-Za-z0-9_]/g, '_')}`] = v;
     return { ...env, ...t.Env };

@@ -526,3 +526,42 @@ describe('affinities', () => {
     await t.cluster.close();
   });
 });
+
+describe('ports', () => {
+  it('gives dynamic ports, refuses reserved port collisions and passes the ports in the environment', async () => {
+    const envs: Record<string, string>[] = [];
+    const capture = {
+      name: 'capture',
+      start(spec: { env: Readonly<Record<string, string>> }, sink: { event(e: { Type: string }): void }) {
+        envs.push({ ...spec.env });
+        sink.event({ Type: 'Started' });
+        return { signal: () => undefined, stop: () => Promise.resolve() };
+      },
+    };
+    const t = testCluster({ drivers: [capture] });
+    const job = withCount(serviceJob('ports', {}, { Driver: 'capture' }), 4);
+    (job['TaskGroups'] as Record<string, unknown>[])[0]!['Networks'] = [
+      { ReservedPorts: [{ Label: 'admin', Value: 9000 }], DynamicPorts: [{ Label: 'http', To: 8080 }] },
+    ];
+    const r = t.cluster.registerJob({ job });
+    t.run(300);
+    const allocs = t.cluster.store.ofJob('allocs', 'default', 'ports');
+    expect(allocs).toHaveLength(3);
+    expect(t.cluster.store.evals.get(r.EvalID)?.FailedTGAllocs?.['web']?.ConstraintFiltered).toEqual({
+      'network: reserved port collision admin=9000': 3,
+    });
+    const ports = (allocs[0]!.AllocatedResources!['Shared'] as { Ports: { Label: string; Value: number }[] })
+      .Ports;
+    expect(ports.map((p) => [p.Label, p.Value])).toEqual([
+      ['admin', 9000],
+      ['http', 20000],
+    ]);
+    expect(envs[0]).toMatchObject({
+      SKED_PORT_http: '8080',
+      SKED_HOST_PORT_http: '20000',
+      SKED_PORT_admin: '9000',
+    });
+    expect(envs[0]!['SKED_ADDR_http']).toMatch(/^127\.0\.0\.\d+:20000$/);
+    await t.cluster.close();
+  });
+});

@@ -143,7 +143,53 @@ interface World {
   /** Live allocations (including those placed by this plan, minus those it stops). */
   live: Allocation[];
   volumes: Map<string, CsiVolume>;
+  /** Host ports in use per node. */
+  ports: Map<string, Set<number>>;
 }
+
+/** A port given to an allocation. */
+export interface AllocatedPort {
+  Label: string;
+  Value: number;
+  To: number;
+  HostIP: string;
+}
+
+/** The ports an allocation holds (from AllocatedResources.Shared.Ports). */
+export function allocPorts(a: Allocation): AllocatedPort[] {
+  const shared = a.AllocatedResources?.['Shared'] as { Ports?: AllocatedPort[] } | undefined;
+  return shared?.Ports ?? [];
+}
+
+interface PortAsk {
+  label: string;
+  value: number;
+  to: number;
+}
+
+function groupPorts(g: TaskGroup): { reserved: PortAsk[]; dynamic: PortAsk[] } {
+  const reserved: PortAsk[] = [];
+  const dynamic: PortAsk[] = [];
+  for (const n of (g.Networks ?? []) as { ReservedPorts?: unknown; DynamicPorts?: unknown }[]) {
+    for (const p of (Array.isArray(n.ReservedPorts) ? n.ReservedPorts : []) as Record<string, unknown>[])
+      reserved.push({
+        label: typeof p['Label'] === 'string' ? p['Label'] : '',
+        value: Number(p['Value'] ?? 0),
+        to: Number(p['To'] ?? 0),
+      });
+    for (const p of (Array.isArray(n.DynamicPorts) ? n.DynamicPorts : []) as Record<string, unknown>[])
+      dynamic.push({
+        label: typeof p['Label'] === 'string' ? p['Label'] : '',
+        value: 0,
+        to: Number(p['To'] ?? 0),
+      });
+  }
+  return { reserved, dynamic };
+}
+
+/** First dynamic host port. */
+const DYNAMIC_MIN = 20000;
+const DYNAMIC_MAX = 32000;
 
 function buildWorld(ctx: SchedContext): World {
   const nodes = ctx.tx.all('nodes');
@@ -166,7 +212,13 @@ function buildWorld(ctx: SchedContext): World {
     }
     if (a.DesiredStatus === 'run') live.push(a);
   }
-  return { nodes, usage, live, volumes: new Map() };
+  const ports = new Map<string, Set<number>>();
+  for (const a of live) {
+    let set = ports.get(a.NodeID);
+    if (!set) ports.set(a.NodeID, (set = new Set()));
+    for (const p of allocPorts(a)) set.add(p.Value);
+  }
+  return { nodes, usage, live, volumes: new Map(), ports };
 }
 
 function release(world: World, a: Allocation): void {
@@ -177,6 +229,8 @@ function release(world: World, a: Allocation): void {
     u.disk -= a.Resources.DiskMB;
   }
   world.live = world.live.filter((x) => x.ID !== a.ID);
+  const set = world.ports.get(a.NodeID);
+  if (set) for (const p of allocPorts(a)) set.delete(p.Value);
 }
 
 function volumeOf(ctx: SchedContext, world: World, ns: string, id: string): CsiVolume | undefined {
@@ -277,6 +331,11 @@ function selectNode(
         }
         if (filtered) break;
       }
+    }
+    if (!filtered) {
+      const usedPorts = world.ports.get(node.ID);
+      const clash = groupPorts(g).reserved.find((p) => usedPorts?.has(p.value));
+      if (clash) filtered = `network: reserved port collision ${clash.label}=${clash.value}`;
     }
     if (filtered) {
       m.NodesFiltered++;
@@ -728,6 +787,25 @@ function mergeFailure(plan: SchedulePlan, group: string, m: AllocMetric, coalesc
   else plan.failed[group] = { ...m, CoalescedFailures: coalesced };
 }
 
+function takePorts(world: World, g: TaskGroup, node: Node): AllocatedPort[] {
+  let used = world.ports.get(node.ID);
+  if (!used) world.ports.set(node.ID, (used = new Set()));
+  const ip = node.Attributes['unique.network.ip-address'] ?? '127.0.0.1';
+  const { reserved, dynamic } = groupPorts(g);
+  const out: AllocatedPort[] = [];
+  for (const p of reserved) {
+    used.add(p.value);
+    out.push({ Label: p.label, Value: p.value, To: p.to, HostIP: ip });
+  }
+  let next = DYNAMIC_MIN;
+  for (const p of dynamic) {
+    while (used.has(next) && next < DYNAMIC_MAX) next++;
+    used.add(next);
+    out.push({ Label: p.label, Value: next, To: p.to, HostIP: ip });
+  }
+  return out;
+}
+
 function placeAlloc(
   ctx: SchedContext,
   world: World,
@@ -766,7 +844,7 @@ function placeAlloc(
           { Cpu: { CpuShares: v.CPU }, Memory: { MemoryMB: v.MemoryMB } },
         ]),
       ),
-      Shared: { DiskMB: ask.disk },
+      Shared: { DiskMB: ask.disk, Networks: null, Ports: takePorts(world, g, node) },
     },
     Metrics: r.metric,
     DesiredStatus: 'run',
