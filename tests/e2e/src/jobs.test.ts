@@ -81,6 +81,24 @@ describe('jobs against the sample server', () => {
     expect(error.message).toContain('failed to read filter expression:');
   });
 
+  it('reports a body the server refuses, names the field, and stores nothing', async () => {
+    const { client } = server;
+    const bad = { ID: 'bad-body', TaskGroups: [{ Name: 'g', Count: 'two', Tasks: [] }] };
+    const error = await rejection(client.jobs.create(bad as never));
+    expect(error).toMatchObject({ status: 400 });
+    expect(error.message).toContain('Count');
+    expect(await rejection(client.jobs.read('bad-body'))).toMatchObject({ status: 404 });
+  });
+
+  it('refuses a revert whose prior version does not match, and changes nothing', async () => {
+    const { client } = server;
+    await client.jobs.create(serviceJob('cas-revert'));
+    await client.jobs.update('cas-revert', serviceJob('cas-revert', { count: 2 }));
+    const error = await rejection(client.jobs.revert('cas-revert', 0, { enforcePriorVersion: 5 }));
+    expect(error).toMatchObject({ status: 400 });
+    expect((await client.jobs.read('cas-revert')).data.Version).toBe(1);
+  });
+
   it('answers 404 job not found for an unknown job', async () => {
     const error = await rejection(server.client.jobs.read('no-such-job'));
     expect(error).toMatchObject({ status: 404 });
