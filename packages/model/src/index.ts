@@ -8,6 +8,8 @@
  * @packageDocumentation
  */
 
+// Errors
+export { ValidationError } from './errors.js';
 // Placement rules
 export {
   Affinity,
@@ -199,8 +201,8 @@ export {
   PeeringStreamStatus,
 } from './peering.js';
 // Validation
-export { formatProblems, matches, pointerToDotted, validate } from './validate.js';
-export type { ValidateOptions, ValidationProblem, ValidationResult } from './validate.js';
+export { assertValid, formatProblems, matches, pointerToDotted, validate } from './validate.js';
+export type { AssertValidOptions, ValidateOptions, ValidationProblem, ValidationResult } from './validate.js';
 // Canonicalization
 export { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js';
 export type { CanonicalizeJobOptions } from './canonicalize.js';

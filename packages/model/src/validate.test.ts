@@ -319,3 +319,43 @@ function isSchema(value: unknown): value is M.TSchema {
     ('type' in value || 'anyOf' in value || '$ref' in value)
   );
 }
+
+describe('assertValid', () => {
+  it('returns the typed value when it matches', () => {
+    const body = { Job: minimalJob };
+    expect(M.assertValid(M.JobRegisterRequest, body)).toBe(body);
+  });
+
+  it('throws a ValidationError listing every problem', () => {
+    // Arrange
+    const body = { Job: { ID: 'web', Priority: 'high', TaskGroups: [{ Count: 1 }] } };
+
+    // Act
+    let caught: unknown;
+    try {
+      M.assertValid(M.JobRegisterRequest, body, { subject: 'the job register body' });
+    } catch (error) {
+      caught = error;
+    }
+
+    // Assert
+    expect(M.ValidationError.is(caught)).toBe(true);
+    expect(caught).toBeInstanceOf(M.ValidationError);
+    expect(caught).toMatchObject({
+      name: 'ValidationError',
+      subject: 'the job register body',
+      message:
+        'The job register body is not valid: /Job/Priority: expected an integer but got the string "high"; /Job/TaskGroups/0/Name: is required but missing.',
+      problems: [
+        { path: '/Job/Priority', message: 'expected an integer but got the string "high"' },
+        { path: '/Job/TaskGroups/0/Name', message: 'is required but missing' },
+      ],
+    });
+  });
+
+  it('is recognised by its brand only', () => {
+    expect(M.ValidationError.is(new Error('x'))).toBe(false);
+    expect(M.ValidationError.is(null)).toBe(false);
+    expect(M.ValidationError.is({ name: 'ValidationError' })).toBe(false);
+  });
+});

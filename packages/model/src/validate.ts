@@ -7,6 +7,8 @@ import type { Static, TSchema } from 'typebox';
 import { Compile, type Validator } from 'typebox/compile';
 import { Settings } from 'typebox/system';
 
+import { ValidationError } from './errors.js';
+
 /**
  * One reason a value does not match a schema.
  *
@@ -143,6 +145,44 @@ export function validate<S extends TSchema>(
       problems: [{ path: '', message: `could not be validated: ${truncate(reason, 200)}` }],
     };
   }
+}
+
+/**
+ * Options of {@link assertValid}.
+ *
+ * @since 0.1.0
+ */
+export interface AssertValidOptions extends ValidateOptions {
+  /**
+   * What is validated, in words, for the error message (for example `the job register body`).
+   *
+   * @defaultValue `"the value"`
+   */
+  readonly subject?: string;
+}
+
+/**
+ * Checks a value against a schema and returns it typed, or throws every problem.
+ *
+ * @param schema - One of the model's schemas.
+ * @param value - Any value.
+ * @param options - See {@link AssertValidOptions}.
+ * @returns The value, typed by the schema.
+ * @throws {@link ValidationError} when the value does not match; its `problems` are those of {@link validate}.
+ * @example
+ * ```ts
+ * const body = assertValid(JobRegisterRequest, JSON.parse(text), { subject: 'the job register body' });
+ * ```
+ * @since 0.1.0
+ */
+export function assertValid<S extends TSchema>(
+  schema: S,
+  value: unknown,
+  options: AssertValidOptions = {},
+): Static<S> {
+  const result = validate(schema, value, options);
+  if (!result.ok) throw new ValidationError(options.subject ?? 'the value', result.problems);
+  return result.value;
 }
 
 /**
