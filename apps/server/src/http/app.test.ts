@@ -81,7 +81,7 @@ describe('createHttpApp', () => {
       headers: { 'content-type': 'application/json' },
     });
     expect(res.statusCode).toBe(413);
-    expect(res.body).toBe('Request body is larger than the configured limit');
+    expect(res.body).toBe('Request body is larger than the limit of 100 bytes');
   });
 
   it('maps errors: HttpError, mapped errors, faults', async () => {

@@ -120,7 +120,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   });
 
   app.setErrorHandler((error: unknown, _request, reply) => {
-    const { status, message } = describeError(error, options.mapError);
+    const { status, message } = describeError(error, options.mapError, maxBody);
     return reply.code(status).type(TEXT).send(message);
   });
 
@@ -151,11 +151,12 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
 function describeError(
   error: unknown,
   mapError: HttpAppOptions['mapError'],
+  maxBody: number,
 ): { status: number; message: string } {
   if (HttpError.is(error)) return { status: error.status, message: error.message };
   const fastifyError = error as Partial<FastifyError>;
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, message: 'Request body is larger than the configured limit' };
+    return { status: 413, message: `Request body is larger than the limit of ${maxBody} bytes` };
   }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, message: 'Unsupported media type' };

@@ -69,7 +69,7 @@ describe('malformed and oversized bodies', () => {
       expect({ name, status: res.statusCode, body: res.body, state: t.index() }).toEqual({
         name,
         status: 413,
-        body: 'Request body is larger than the configured limit',
+        body: `Request body is larger than the limit of ${MAX_BODY} bytes`,
         state: before,
       });
     }
