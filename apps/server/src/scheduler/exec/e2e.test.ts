@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../http/server.js';
+import { ExecExposureError } from './bind.js';
 
 /**
  * End-to-end: the real server (startServer, raw_exec enabled), a raw_exec job running a real
@@ -221,5 +222,26 @@ describe('exec end to end', () => {
     // Assert: the process is gone
     await until(() => Promise.resolve(alive(after) ? undefined : true));
     expect(alive(after)).toBe(false);
+  });
+});
+
+describe('start-up rule', () => {
+  it('refuses to start with exec on a non-loopback address without ACLs, naming the address', async () => {
+    const error = await startServer({ bind: '0.0.0.0', schedulerPort: 0, nodes: 1 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(ExecExposureError.is(error)).toBe(true);
+    expect((error as Error).message).toContain('"0.0.0.0"');
+  });
+
+  it('starts on a non-loopback address with ACLs on', async () => {
+    const exposed = await startServer({
+      bind: '0.0.0.0',
+      schedulerPort: 0,
+      nodes: 1,
+      aclConfig: { tokens: [{ name: 'root', secret: 'root-secret', management: true }] },
+    });
+    await exposed.close();
+    expect(exposed.acl.enabled).toBe(true);
   });
 });
