@@ -728,7 +728,13 @@ export function setCodegen(enabled: boolean | undefined): void {
 }
 
 const FACTORY_CACHE_LIMIT = 512;
-type MatchFactory = (raw: string, floatOk: boolean, floatValue: number, generic: Pred) => Pred;
+type MatchFactory = (
+  raw: string,
+  floatOk: boolean,
+  floatValue: number,
+  generic: Pred,
+  re: () => ((input: string) => boolean) | undefined,
+) => Pred;
 type SkeletonFactory = (...parts: Pred[]) => Pred;
 const matchFactories = new Map<string, MatchFactory>();
 const skeletonFactories = new Map<string, SkeletonFactory>();
@@ -748,6 +754,8 @@ const MATCH_BODIES: Partial<Record<MatchOperator, string>> = {
   'not-equal':
     "if (typeof v === 'string') return v !== raw; if (typeof v === 'number' && floatOk) return v !== floatValue;",
   in: "if (typeof v === 'string') return v.includes(raw); if (Array.isArray(v)) { let i = 0; for (; i < v.length; i++) { const el = v[i]; if (typeof el !== 'string') break; if (el === raw) return true; } if (i === v.length) return false; }",
+  matches: "if (typeof v === 'string') { const t = re(); if (t !== undefined) return t(v); }",
+  'not-matches': "if (typeof v === 'string') { const t = re(); if (t !== undefined) return !t(v); }",
   'not-in':
     "if (typeof v === 'string') return !v.includes(raw); if (Array.isArray(v)) { let i = 0; for (; i < v.length; i++) { const el = v[i]; if (typeof el !== 'string') break; if (el === raw) return false; } if (i === v.length) return true; }",
 };
@@ -773,13 +781,20 @@ function generateMatch(node: MatchNode, generic: Pred): Pred | undefined {
         'floatOk',
         'floatValue',
         'generic',
+        're',
         `return function match(root, env) { if (${isObj('root')}) { ${read} ${body} } return generic(root, env); };`,
       ) as MatchFactory,
   );
   if (factory === undefined) return undefined;
   const raw = node.value?.raw ?? '';
   const float = goParseFloat(raw);
-  return factory(raw, float.ok, float.ok ? float.value : Number.NaN, generic);
+  // The regex is compiled when first needed; an invalid one goes to the generic path, which reports it.
+  let compiled: CompiledRegex | undefined;
+  const re = (): ((input: string) => boolean) | undefined => {
+    compiled ??= compileRegex(raw);
+    return compiled.ok ? compiled.test : undefined;
+  };
+  return factory(raw, float.ok, float.ok ? float.value : Number.NaN, generic, re);
 }
 
 const MAX_SKELETON_LEAVES = 64;

@@ -56,6 +56,12 @@ function quoteText(text: string): string {
   return JSON.stringify(short);
 }
 
+/** A string literal as written, shortened, with line breaks shown as \n. */
+function shortLiteral(image: string): string {
+  const one = image.replaceAll('\r', '\\r').replaceAll('\n', '\\n');
+  return one.length > 40 ? `${one.slice(0, 37)}...` : one;
+}
+
 /** Lexes and checks token-level rules (strings, numbers, nesting). @internal */
 export function lex(text: string, maxDepth: number): { tokens: IToken[]; diagnostics: Draft[] } {
   const result = filterLexer.tokenize(text);
@@ -104,7 +110,7 @@ export function lex(text: string, maxDepth: number): { tokens: IToken[]; diagnos
       diagnostics.push({
         kind: 'lex',
         code: FilterSyntaxErrorCode.UnterminatedString,
-        message: `The string starting with ${quoteText(t.image.slice(0, 20))} is not closed; add the closing ${t.image[0] === '`' ? 'backtick' : 'double quote'}.`,
+        message: `The string ${shortLiteral(t.image)} is not closed; add the closing ${t.image[0] === '`' ? 'backtick' : 'double quote'}.`,
         offset: t.startOffset,
         length: t.image.length,
         expected: [t.image[0] === '`' ? '"`"' : '"\\""'],
@@ -115,7 +121,7 @@ export function lex(text: string, maxDepth: number): { tokens: IToken[]; diagnos
         diagnostics.push({
           kind: 'lex',
           code: FilterSyntaxErrorCode.InvalidString,
-          message: `The string ${quoteText(t.image)} is invalid: ${r.reason}. A double-quoted string ends at the first '"' and takes Go escapes only; use backticks for regular expressions and quotes.`,
+          message: `The string ${shortLiteral(t.image)} is invalid: ${r.reason}. A double-quoted string ends at the first '"' and takes Go escapes only; use backticks for regular expressions and quotes.`,
           offset: t.startOffset,
           length: t.image.length,
           expected: [],
