@@ -186,6 +186,10 @@ function spawnPipes(options: ExecSpawnOptions, program: string, events: ExecProc
   };
 }
 
+/** Queued pty writes (stdin frames) above which the client is paused, and below which it resumes. */
+const PTY_QUEUE_HIGH = 16;
+const PTY_QUEUE_LOW = 4;
+
 function spawnPty(options: ExecSpawnOptions, program: string, events: ExecProcessEvents): ExecProcess {
   const [, ...args] = options.command;
   const term = pty.spawn(program, args, {
@@ -197,6 +201,16 @@ function spawnPty(options: ExecSpawnOptions, program: string, events: ExecProces
     encoding: null,
   });
   let exited = false;
+  // node-pty queues writes the terminal cannot take yet without telling the writer; its queue is
+  // read (defensively: an internal) so that a client flooding stdin is paused, not buffered.
+  const writeQueue = (): unknown[] | undefined =>
+    (term as unknown as { _writeStream?: { _writeQueue?: unknown[] } })._writeStream?._writeQueue;
+  const queued = (): number => writeQueue()?.length ?? 0;
+  /** Drops stdin the program will never read (it is being killed or is gone). */
+  const dropInput = (): void => {
+    const queue = writeQueue();
+    if (queue !== undefined) queue.length = 0;
+  };
   term.onData((data: string | Buffer) => {
     events.data('stdout', typeof data === 'string' ? Buffer.from(data) : data);
   });
@@ -210,9 +224,16 @@ function spawnPty(options: ExecSpawnOptions, program: string, events: ExecProces
     pid: term.pid,
     write: (data) => {
       if (!exited) term.write(data);
-      return true;
+      return exited || queued() < PTY_QUEUE_HIGH;
     },
-    onDrain: (listener) => listener(),
+    onDrain: (listener) => {
+      const timer = setInterval(() => {
+        if (!exited && queued() > PTY_QUEUE_LOW) return;
+        clearInterval(timer);
+        listener();
+      }, 10);
+      timer.unref();
+    },
     endInput: () => {
       if (!exited) term.write('\x04');
     },
@@ -221,7 +242,10 @@ function spawnPty(options: ExecSpawnOptions, program: string, events: ExecProces
     },
     pause: () => term.pause(),
     resume: () => term.resume(),
-    kill: (graceMs = 2000) => scheduleKill(term.pid, () => exited, graceMs),
+    kill: (graceMs = 2000) => {
+      dropInput();
+      scheduleKill(term.pid, () => exited, graceMs);
+    },
   };
 }
 

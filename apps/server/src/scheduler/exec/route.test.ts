@@ -61,6 +61,8 @@ interface Session {
   closed: Promise<{ code: number; reason: string }>;
   /** Resolves once the decoded stdout contains `text`. */
   waitForOutput(text: string): Promise<void>;
+  /** Resolves once `check` holds after a frame arrived. */
+  waitFor(check: () => boolean): Promise<void>;
   stdout(): string;
   stderr(): string;
   send(frame: unknown): void;
@@ -95,6 +97,15 @@ function connect(address: string, headers: Record<string, string> = {}): Promise
     stdout: () => decode('stdout'),
     stderr: () => decode('stderr'),
     send: (frame) => socket.send(JSON.stringify(frame)),
+    waitFor: (check) =>
+      new Promise<void>((resolve, reject) => {
+        const test = (): void => {
+          if (check()) resolve();
+        };
+        watchers.push(test);
+        void closed.then(() => reject(new Error('closed before the condition held')));
+        test();
+      }),
     waitForOutput: (text) =>
       new Promise<void>((resolve, reject) => {
         const check = (): void => {
@@ -184,10 +195,16 @@ describe('exec WebSocket', () => {
   });
 
   it('sends heartbeat frames while the command runs', async () => {
+    // Arrange: a command that runs until its stdin closes
     const { base } = await start({ heartbeatMs: 20 });
-    const session = await connect(url(base, { command: JSON.stringify(['sleep', '0.2']), task: 'web' }));
-    await session.closed;
-    expect(session.frames.filter((frame) => Object.keys(frame).length === 0).length).toBeGreaterThan(1);
+    const session = await connect(url(base, { command: JSON.stringify(['cat']), task: 'web' }));
+    const heartbeats = (): number => session.frames.filter((frame) => Object.keys(frame).length === 0).length;
+    // Act
+    await session.waitFor(() => heartbeats() >= 3);
+    session.send({ stdin: { close: true } });
+    // Assert
+    expect((await session.closed).code).toBe(1000);
+    expect(heartbeats()).toBeGreaterThanOrEqual(3);
   });
 
   it('kills the command when the client goes away', async () => {
