@@ -470,11 +470,14 @@ function compileGenericMatch(node: MatchNode, scope: Scope, ctx: Context): Pred 
   );
 }
 
+/** Names that plain objects inherit (a read of them needs an own-property check). */
+const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
 /** Whether a selector can be read directly (one or two segments, unbound, no inherited names). */
 function peekable(selector: SelectorNode, scope: Scope, ctx: Context): boolean {
   const path = selector.path;
   if (path.length > 2 || ctx.unknownSet || scope.names.has(path[0] as string)) return false;
-  for (const seg of path) if (seg in Object.prototype) return false;
+  for (const seg of path) if (PROTOTYPE_NAMES.has(seg)) return false;
   return true;
 }
 
@@ -765,29 +768,29 @@ function generateMatch(node: MatchNode, generic: Pred): Pred | undefined {
   const body = MATCH_BODIES[node.operator];
   const path = node.selector.path;
   if (body === undefined) return undefined;
-  const isObj = (x: string): string => `typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x})`;
-  const read =
+  const key =
     path.length === 1
-      ? `const v = root[${JSON.stringify(path[0])}];`
-      : `const m = root[${JSON.stringify(path[0])}]; if (!(${isObj('m')})) return generic(root, env); const v = m[${JSON.stringify(path[1])}];`;
-  const key = `${node.operator}|${JSON.stringify(path)}`;
-  const factory = cached(
-    matchFactories,
-    key,
-    () =>
-      // oxlint-disable-next-line typescript/no-implied-eval -- generated from JSON-quoted keys only; see above
-      new Function(
-        'raw',
-        'floatOk',
-        'floatValue',
-        'generic',
-        're',
-        `return function match(root, env) { if (${isObj('root')}) { ${read} ${body} } return generic(root, env); };`,
-      ) as MatchFactory,
-  );
+      ? `${node.operator}|${path[0] as string}`
+      : `${node.operator}|${path[0] as string}\u0000${path[1] as string}`;
+  const factory = cached(matchFactories, key, () => {
+    const isObj = (x: string): string => `typeof ${x} === 'object' && ${x} !== null && !Array.isArray(${x})`;
+    const read =
+      path.length === 1
+        ? `const v = root[${JSON.stringify(path[0])}];`
+        : `const m = root[${JSON.stringify(path[0])}]; if (!(${isObj('m')})) return generic(root, env); const v = m[${JSON.stringify(path[1])}];`;
+    // oxlint-disable-next-line typescript/no-implied-eval -- generated from JSON-quoted keys only; see above
+    return new Function(
+      'raw',
+      'floatOk',
+      'floatValue',
+      'generic',
+      're',
+      `return function match(root, env) { if (${isObj('root')}) { ${read} ${body} } return generic(root, env); };`,
+    ) as MatchFactory;
+  });
   if (factory === undefined) return undefined;
   const raw = node.value?.raw ?? '';
-  const float = goParseFloat(raw);
+  const float = node.operator === 'equal' || node.operator === 'not-equal' ? goParseFloat(raw) : NO_FLOAT;
   // The regex is compiled when first needed; an invalid one goes to the generic path, which reports it.
   let compiled: CompiledRegex | undefined;
   const re = (): ((input: string) => boolean) | undefined => {
@@ -797,6 +800,7 @@ function generateMatch(node: MatchNode, generic: Pred): Pred | undefined {
   return factory(raw, float.ok, float.ok ? float.value : Number.NaN, generic, re);
 }
 
+const NO_FLOAT = { ok: false, reason: 'syntax' } as const;
 const MAX_SKELETON_LEAVES = 64;
 
 /** Generates one function for the and/or/not structure above the clauses, or undefined. */
