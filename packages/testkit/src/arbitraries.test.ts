@@ -22,6 +22,12 @@ const cases: readonly [string, fc.Arbitrary<unknown>, M.TSchema][] = [
   ['CsiVolume', A.csiVolumeArbitrary(), M.CsiVolume],
   ['Event', A.eventArbitrary(), M.Event],
   ['EventEnvelope', A.eventEnvelopeArbitrary(), M.EventEnvelope],
+  ['JobRegisterRequest', A.jobRegisterRequestArbitrary(), M.JobRegisterRequest],
+  ['Node', A.nodeArbitrary(), M.Node],
+  ['ExecClientFrame', A.execClientFrameArbitrary(), M.ExecClientFrame],
+  ['ExecServerFrame', A.execServerFrameArbitrary(), M.ExecServerFrame],
+  ['LdapConfigRequest', A.ldapConfigRequestArbitrary(), M.LdapConfigRequest],
+  ['Peering', A.peeringArbitrary(), M.Peering],
 ];
 
 /** Law: the problems of `validate`, as text ('' when valid). */
@@ -57,6 +63,17 @@ describe('properties', () => {
         expect(result.ok ? [] : result.problems.map((problem) => problem.path)).toContain(mutation!.path);
       },
     );
+  });
+
+  test.prop(
+    [A.jobRegisterRequestArbitrary(), fc.stringMatching(/^X-[A-Za-z]{1,8}$/), fc.jsonValue({ maxDepth: 2 })],
+    {
+      numRuns: 50,
+    },
+  )('unknown extra fields are accepted on input and kept in the returned value', (body, key, extra) => {
+    const withExtra = { ...body, [key]: extra, Job: { ...body.Job, [key]: extra } };
+    const result = M.validate(M.JobRegisterRequest, withExtra);
+    expect(result.ok ? result.value : result.problems).toBe(withExtra);
   });
 
   test.prop([A.jobInputArbitrary()], { numRuns: 50 })(
