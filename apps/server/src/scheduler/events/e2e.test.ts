@@ -120,6 +120,7 @@ const has = (batches: Batch[], type: string, key?: string): boolean =>
   events(batches).some(
     (e) => e.Type === type && (key === undefined || e.Key === key || e.FilterKeys?.includes(key)),
   );
+const about = (e: StreamedEvent, id: string): boolean => e.Key === id || (e.FilterKeys ?? []).includes(id);
 const signature = (e: StreamedEvent): string => `${e.Index}/${e.Topic}/${e.Type}/${e.Key}`;
 
 describe('event stream end to end', () => {
@@ -207,6 +208,80 @@ describe('event stream end to end', () => {
     expect(
       registrations.every((e) => e.Namespace === '' && e.Key === (e.Payload['Node'] as { ID: string }).ID),
     ).toBe(true);
+  });
+
+  it('carries the events of every kind of write, each with its Key and FilterKeys', async () => {
+    // Arrange
+    const stream = await openStream('/v1/event/stream?namespace=*');
+    const cluster = server.scheduler.cluster;
+    await stream.until((b) => has(b, 'NodeRegistration'));
+    const nodeId = events(stream.batches).find((e) => e.Type === 'NodeRegistration')?.Key ?? '';
+    // Act: a job with a rolling update (a deployment), then the writes around it
+    await api('POST', '/v1/jobs', {
+      Job: {
+        ID: 'e2e-kinds',
+        Type: 'service',
+        Datacenters: ['dc1'],
+        Update: {
+          MaxParallel: 1,
+          MinHealthyTime: 1_000_000,
+          HealthyDeadline: 60_000_000_000,
+          HealthCheck: 'task_states',
+        },
+        TaskGroups: [
+          {
+            Name: 'group',
+            Count: 1,
+            Tasks: [{ Name: 'task', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
+          },
+        ],
+      },
+    });
+    await stream.until(
+      (b) => has(b, 'DeploymentStatusUpdate', 'e2e-kinds') && has(b, 'DeploymentAllocHealth', 'e2e-kinds'),
+    );
+    const alloc = events(stream.batches).find((e) => e.Type === 'AllocationCreated' && about(e, 'e2e-kinds'));
+    await api('POST', `/v1/allocation/${alloc?.Key ?? ''}/stop`);
+    await stream.until((b) => has(b, 'AllocationUpdateDesiredStatus', 'e2e-kinds'));
+    await api('DELETE', '/v1/job/e2e-kinds');
+    await api('POST', '/v1/jobs', job('e2e-kinds-batch'));
+    cluster.batchDeregisterJobs({ jobs: [{ namespace: 'default', id: 'e2e-kinds-batch' }] });
+    cluster.setNodeEligibility({ nodeId, eligible: false });
+    cluster.drainNode({ nodeId, enable: true });
+    await stream.until(
+      (b) =>
+        has(b, 'JobDeregistered', 'e2e-kinds') &&
+        has(b, 'JobBatchDeregistered', 'e2e-kinds-batch') &&
+        has(b, 'NodeEligibility', nodeId) &&
+        has(b, 'NodeDrain', nodeId),
+    );
+    stream.close();
+    // Assert
+    const seen = new Set(events(stream.batches).map((e) => e.Type));
+    const wanted = [
+      'JobRegistered',
+      'JobDeregistered',
+      'JobBatchDeregistered',
+      'EvaluationUpdated',
+      'AllocationCreated',
+      'AllocationUpdated',
+      'AllocationUpdateDesiredStatus',
+      'DeploymentStatusUpdate',
+      'DeploymentAllocHealth',
+      'PlanResult',
+      'NodeRegistration',
+      'NodeEligibility',
+      'NodeDrain',
+    ];
+    expect(wanted.filter((type) => !seen.has(type))).toEqual([]);
+    const all = events(stream.batches);
+    expect(all.filter((e) => e.Key === '' || e.Index <= 0)).toEqual([]);
+    const allocs = all.filter((e) => e.Topic === 'Allocation');
+    expect(
+      allocs.filter(
+        (e) => !(e.FilterKeys ?? []).includes((e.Payload['Allocation'] as { JobID: string }).JobID),
+      ),
+    ).toEqual([]);
   });
 
   it('sends heartbeats at the configured interval', async () => {
