@@ -268,4 +268,47 @@ describe('watch', () => {
     await expect(iterator.next()).rejects.toThrow('is not a full allocation ID');
     expect(calls).toHaveLength(0);
   });
+
+  test.prop([fc.array(fc.integer({ min: 1, max: 50 }), { minLength: 1, maxLength: 25 })])(
+    'yields only increasing indexes (or a restart after the index went backwards), asking after the last one yielded',
+    async (indexes) => {
+      // Arrange: the server answers the scripted indexes, one per request, then the caller stops.
+      const controller = new AbortController();
+      const done = new Error('script exhausted');
+      let i = 0;
+      const { client, calls } = fakeClient(async (call) => {
+        const index = indexes[i++];
+        if (index === undefined) {
+          controller.abort(done);
+          if (call.signal?.aborted !== true) {
+            await new Promise((resolve) => call.signal?.addEventListener('abort', resolve));
+          }
+        }
+        return { json: {}, headers: { 'X-Svc-Index': String(index ?? 1) } };
+      });
+      // Act
+      const yielded: number[] = [];
+      const run = async (): Promise<void> => {
+        for await (const { meta } of client.jobs.read.watch('web', { signal: controller.signal })) {
+          yielded.push(meta.index ?? -1);
+        }
+      };
+      await expect(run()).rejects.toBe(done);
+      // Assert: the reference model of a blocking-query loop.
+      const expected: number[] = [];
+      const asked: string[] = [];
+      let last = 0;
+      for (const index of indexes) {
+        asked.push(String(last));
+        if (index < last) last = 0;
+        if (index > last) {
+          last = index;
+          expected.push(index);
+        }
+      }
+      asked.push(String(last));
+      expect(yielded).toEqual(expected);
+      expect(calls.map((c) => c.query['index'])).toEqual(asked);
+    },
+  );
 });

@@ -57,6 +57,8 @@ export function fakeFetch(respond: Responder = () => ({ json: {} })): {
     calls.push(call);
     init.signal?.throwIfAborted();
     const reply = await respond(call);
+    // Like a real fetch: an answer that arrives after an abort is dropped.
+    init.signal?.throwIfAborted();
     const headers = new Headers({
       'X-Svc-Index': '1',
       'X-Svc-LastContact': '0',
