@@ -43,7 +43,7 @@ async function ready(r: Run): Promise<string> {
   }
 }
 
-describe('sked-server as a process', () => {
+describe('sked-server as a process', { timeout: 60_000 }, () => {
   it('is built', () => {
     expect(existsSync(main)).toBe(true);
   });
