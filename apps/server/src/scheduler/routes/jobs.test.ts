@@ -238,16 +238,18 @@ describe('blocking queries', () => {
     expect(res.statusCode).toBe(200);
     expect(Number(res.headers['x-svc-index'])).toBe(index);
     expect(elapsed).toBeGreaterThanOrEqual(950);
-    expect(elapsed).toBeLessThan(1000 + 1000 / 16 + 500);
+    // 1 s plus up to 1/16 s of jitter; generous above for a loaded machine.
+    expect(elapsed).toBeLessThan(3000);
   });
 
-  it('a write to another table does not wake a watcher of jobs', async () => {
-    const jobs = await t.request('GET', '/v1/jobs');
-    const index = Number(jobs.headers['x-svc-index']);
-    const pending = t.request('GET', `/v1/jobs?index=${index}&wait=1s`);
-    const put = await t.request('PUT', '/v1/volume/csi/blocking-vol', {
-      body: { Volumes: [{ ID: 'blocking-vol', PluginID: 'p' }] },
-    });
+  it('a write to another table does not wake a watcher of volumes', async () => {
+    const volumes = await t.request('GET', '/v1/volumes?type=csi');
+    const index = Number(volumes.headers['x-svc-index']);
+    const pending = t.request('GET', `/v1/volumes?type=csi&index=${index}&wait=1s`);
+    await register(jobInput('other-table'));
+    const res = await pending;
+    expect(Number(res.headers['x-svc-index'])).toBe(index);
+  });
     expect({ status: put.statusCode, body: put.body }).toMatchObject({ status: 200 });
     const res = await pending;
     expect(Number(res.headers['x-svc-index'])).toBe(index);
