@@ -89,6 +89,18 @@ describe('volumes', () => {
     expect(t.index()).toBe(before);
   });
 
+  it('refuses a body whose volume ID differs from the path', async () => {
+    const before = t.index();
+    const res = await t.request('PUT', '/v1/volume/csi/path-id', {
+      body: { Volumes: [{ ID: 'body-id', PluginID: 'p' }] },
+    });
+    expect([res.statusCode, res.body]).toEqual([
+      400,
+      'Volume ID "body-id" does not match the volume ID in the path "path-id"',
+    ]);
+    expect(t.index()).toBe(before);
+  });
+
   it('detaches and deregisters', async () => {
     const detachNoNode = await t.request('DELETE', '/v1/volume/csi/vol-b/detach');
     expect([detachNoNode.statusCode, detachNoNode.body]).toEqual([
