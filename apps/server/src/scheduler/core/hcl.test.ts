@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
 import { ClusterError } from './errors.js';
-import { parseJobHcl } from './hcl.js';
+import { hclNesting, parseJobHcl } from './hcl.js';
 
 const web = readFileSync(new URL('./test/fixtures/web.hcl', import.meta.url), 'utf8');
 const opts = { region: 'global' };
@@ -204,10 +205,22 @@ describe('parseJobHcl with a parameterized batch job', () => {
 });
 
 describe('hostile input', () => {
-  it('refuses deeply nested expressions with a 400', async () => {
+  it('refuses deeply nested input with a 400 before the parser sees it, and keeps parsing', async () => {
     const deep = `${'('.repeat(5000)}1${')'.repeat(5000)}`;
     const e = await rejection(parseJobHcl({ hcl: `job "x" {\n  priority = ${deep}\n}\n` }, opts));
-    expect(e.status).toBe(400);
+    expect(e.message).toBe(
+      'Failed to parse job.hcl: line 2 is nested 5001 levels deep; at most 100 are accepted.',
+    );
+    const nested = `job "x" {\n  meta = ${'{a='.repeat(300)}1${'}'.repeat(300)}\n}\n`;
+    await expect(parseJobHcl({ hcl: nested }, opts)).rejects.toThrow(/nested 301 levels deep/);
+    const job = await parseJobHcl({ hcl: web }, opts);
+    expect(job.ID).toBe('web');
+  });
+
+  it('counts nesting outside strings and comments, interpolations included', () => {
+    expect(hclNesting('a = "((((("\n# {{{{\nb = [1]\n').depth).toBe(1);
+    expect(hclNesting('job "x" {\n  a = "${var.x}"\n}\n')).toEqual({ depth: 2, line: 2 });
+    expect(hclNesting(web).depth).toBeLessThan(10);
   });
 
   it('converts unknown blocks like the known ones', async () => {
@@ -217,4 +230,15 @@ describe('hostile input', () => {
     );
     expect(job['Vault']).toEqual({ Policies: ['a'], ChangeMode: 'restart' });
   });
+});
+
+describe('properties', () => {
+  test.prop([fc.string({ maxLength: 300 })])(
+    'hclNesting never throws and never reports a negative depth',
+    (text) => {
+      const n = hclNesting(text);
+      expect(n.depth).toBeGreaterThanOrEqual(0);
+      expect(n.line).toBeGreaterThanOrEqual(1);
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { parse as hclParse } from '@cdktf/hcl2json';
+import { createRequire } from 'node:module';
 
 import { canonicalize } from './defaults.js';
 import { badRequest } from './errors.js';
@@ -362,15 +362,102 @@ function constraintOf(c: Obj): Obj {
   return out;
 }
 
+/** Deepest nesting accepted: the WebAssembly parser overflows the stack (and dies) on thousands of levels. */
+export const MAX_HCL_NESTING = 100;
+
+/**
+ * The deepest nesting of brackets, braces and interpolations in HCL text (strings and comments
+ * skipped, `${` inside strings counted), with its line.
+ */
+export function hclNesting(text: string): { depth: number; line: number } {
+  let depth = 0;
+  let max = 0;
+  let line = 1;
+  let maxLine = 1;
+  let inString = false;
+  let interp = 0;
+  const stack: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') line++;
+    if (inString && interp === 0) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      else if (c === '$' && text[i + 1] === '{') {
+        i++;
+        interp++;
+        stack.push(interp);
+        depth++;
+      }
+    } else if (c === '#' || (c === '/' && text[i + 1] === '/')) {
+      while (i < text.length && text[i] !== '\n') i++;
+      line++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      for (let j = i; j < stop; j++) if (text[j] === '\n') line++;
+      i = stop - 1;
+    } else if (c === '"') {
+      if (interp > 0) {
+        // a string inside an interpolation: skip it simply
+        i++;
+        while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+      } else inString = true;
+    } else if (c === '(' || c === '[' || c === '{') {
+      depth++;
+      stack.push(0);
+    } else if (c === ')' || c === ']' || c === '}') {
+      const top = stack.pop();
+      depth = Math.max(0, depth - 1);
+      if (top !== undefined && top > 0) {
+        interp--;
+      }
+    }
+    if (depth > max) {
+      max = depth;
+      maxLine = line;
+    }
+  }
+  return { depth: max, line: maxLine };
+}
+
+type HclParse = (name: string, text: string) => Promise<unknown>;
+const require = createRequire(import.meta.url);
+let hclParse: HclParse | undefined;
+
+/** Loads (or reloads, after the WebAssembly runtime died) the HCL parser. */
+function parser(fresh = false): HclParse {
+  if (fresh || !hclParse) {
+    if (fresh) {
+      for (const key of Object.keys(require.cache))
+        if (key.includes('@cdktf/hcl2json')) delete require.cache[key];
+    }
+    const mod = require('@cdktf/hcl2json') as { parse: HclParse };
+    hclParse = mod.parse;
+  }
+  return hclParse;
+}
+
 async function parseHcl(name: string, text: string): Promise<Obj> {
+  const nesting = hclNesting(text);
+  if (nesting.depth > MAX_HCL_NESTING)
+    throw badRequest(
+      `Failed to parse ${name}: line ${nesting.line} is nested ${nesting.depth} levels deep; at most ${MAX_HCL_NESTING} are accepted.`,
+    );
+  let result: unknown;
   try {
-    const r = (await hclParse(name, text)) as unknown;
-    return isObj(r) ? r : {};
+    result = await parser()(name, text);
   } catch (error) {
     const raw = error instanceof Error ? error.message : String(error);
+    if (!raw.startsWith('parse config:')) {
+      // Not a diagnostic of the file: the parser itself failed; start a fresh one for the next call.
+      parser(true);
+      throw new Error(`The HCL parser failed: ${raw}`, { cause: error });
+    }
     const message = raw.replace(/^parse config: \[/, '').replace(/\]$/, '');
     throw badRequest(`Failed to parse ${name}: ${message}`);
   }
+  return isObj(result) ? result : {};
 }
 
 function parseVarValue(text: string): Json {

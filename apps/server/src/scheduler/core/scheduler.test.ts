@@ -565,3 +565,38 @@ describe('ports', () => {
     await t.cluster.close();
   });
 });
+
+describe('spreads', () => {
+  const rackOf = (t: ReturnType<typeof testCluster>, job: string): string[] =>
+    t.cluster.store
+      .ofJob('allocs', 'default', job)
+      .map((a) => t.cluster.store.nodes.get(a.NodeID)!.Meta['rack']!)
+      .sort((a, b) => a.localeCompare(b));
+
+  it.each([
+    [undefined, ['r2', 'r2']],
+    [[{ Attribute: '${meta.rack}', Weight: 100 }], ['r1', 'r2']],
+  ])('with spreads %j the group lands on racks %j', async (spreads, want) => {
+    // Arrange: 4 nodes on racks r1, r2, r1, r2; the r2 nodes are busy, so bin packing prefers them.
+    const t = testCluster({ nodes: 4 });
+    t.cluster.registerJob({
+      job: withCount(
+        serviceJob(
+          'filler',
+          { Constraints: [{ LTarget: '${meta.rack}', Operand: '=', RTarget: 'r2' }] },
+          {
+            Resources: { CPU: 3000, MemoryMB: 4000 },
+          },
+        ),
+        2,
+      ),
+    });
+    t.run(100);
+    // Act
+    t.cluster.registerJob({ job: withCount(serviceJob('s', spreads ? { Spreads: spreads } : {}), 2) });
+    t.run(100);
+    // Assert
+    expect(rackOf(t, 's')).toEqual(want);
+    await t.cluster.close();
+  });
+});

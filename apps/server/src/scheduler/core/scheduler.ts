@@ -358,6 +358,26 @@ function selectNode(
     const collisions = sameJob.filter((a) => a.NodeID === node.ID && a.TaskGroup === g.Name).length;
     let score = fit - collisions / Math.max(1, g.Count);
     if (options.avoid === node.ID) score -= 1;
+    // Spreads (job, group): fewer allocations of the group on nodes with the same attribute value score higher.
+    const spreads = [job.Spreads, g.Spreads].flatMap(
+      (list) => (list ?? []) as { Attribute?: string; Weight?: number }[],
+    );
+    for (const sp of spreads) {
+      if (!sp.Attribute) continue;
+      const value = resolveTarget(sp.Attribute, node);
+      const byNode = new Map(world.nodes.map((n) => [n.ID, n]));
+      const same = sameJob.filter((a) => {
+        const n = byNode.get(a.NodeID);
+        return a.TaskGroup === g.Name && n !== undefined && resolveTarget(sp.Attribute ?? '', n) === value;
+      }).length;
+      const weight = (typeof sp.Weight === 'number' ? sp.Weight : 50) / 100;
+      const values = new Set(world.nodes.map((n) => resolveTarget(sp.Attribute ?? '', n)));
+      const evenShare = Math.max(1, Math.ceil(g.Count / Math.max(1, values.size)));
+      const spread = -weight * (same / evenShare);
+      m.Scores = m.Scores ?? {};
+      m.Scores[`${node.ID}.allocation-spread`] = Math.round(spread * 1e6) / 1e6;
+      score += spread;
+    }
     // Affinities (job, group, task): weight -100..100 for a node that matches.
     const affinities = [job.Affinities, g.Affinities, ...g.Tasks.map((t) => t.Affinities)].flatMap(
       (list) => (list ?? []) as { LTarget?: string; RTarget?: string; Operand?: string; Weight?: number }[],
