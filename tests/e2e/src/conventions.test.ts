@@ -65,6 +65,17 @@ describe('namespaces, regions and per-table indexes', () => {
     expect(await rejection(client.jobs.read('prod-only'))).toMatchObject({ status: 404 });
   });
 
+  it('a single blocking read with index and wait, and a stale read', async () => {
+    const { client } = server;
+    // Only the first test writes to volumes, so the volumes table is quiet here.
+    const now = await client.volumes.list({ stale: true });
+    expect(now.meta.knownLeader).toBe(true);
+    // Nothing changes: the blocking read answers after its wait with the same index.
+    const later = await client.volumes.list({ index: now.meta.index ?? 0, wait: '100ms' });
+    expect(later.meta.index).toBe(now.meta.index);
+    expect(later.data.map((v) => v.ID)).toEqual(['index-probe']);
+  });
+
   it('accepts its own region and refuses another one', async () => {
     const { client } = server;
     expect((await client.jobs.list({ region: 'eu-west' })).meta.knownLeader).toBe(true);
