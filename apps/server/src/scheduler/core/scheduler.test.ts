@@ -600,3 +600,46 @@ describe('spreads', () => {
     await t.cluster.close();
   });
 });
+
+describe('volume detach', () => {
+  it('drops the claims of finished allocations on a node, and names unknown volumes and nodes', async () => {
+    const t = testCluster();
+    t.cluster.registerVolume({ namespace: 'default', volumes: [{ ID: 'data', PluginID: 'ebs' }] });
+    const job = withCount(serviceJob('db'), 1);
+    (job['TaskGroups'] as Record<string, unknown>[])[0]!['Volumes'] = {
+      data: { Type: 'csi', Source: 'data', ReadOnly: true },
+    };
+    t.cluster.registerJob({ job });
+    t.run(500);
+    const claim = Object.values(t.cluster.store.volumes.get(jobKey('default', 'data'))!.Claims)[0]!;
+    expect(claim.Mode).toBe('read');
+    expect(() => t.cluster.detachVolume({ namespace: 'default', id: 'nope', node: claim.NodeID })).toThrow(
+      'volume not found',
+    );
+    expect(() => t.cluster.detachVolume({ namespace: 'default', id: 'data', node: 'ffff' })).toThrow(
+      'node not found',
+    );
+    t.cluster.deregisterJob({ namespace: 'default', id: 'db' });
+    t.run(200);
+    t.cluster.detachVolume({ namespace: 'default', id: 'data', node: claim.NodeID.slice(0, 8) });
+    expect(t.cluster.store.volumes.get(jobKey('default', 'data'))!.Claims).toEqual({});
+    t.cluster.deregisterVolume({ namespace: 'default', id: 'data' });
+    expect(t.cluster.store.volumes.size).toBe(0);
+    await t.cluster.close();
+  });
+
+  it('releases the claims of finished allocations by itself after a moment', async () => {
+    const t = testCluster();
+    t.cluster.registerVolume({ namespace: 'default', volumes: [{ ID: 'data', PluginID: 'ebs' }] });
+    const job = withCount(serviceJob('db'), 1);
+    (job['TaskGroups'] as Record<string, unknown>[])[0]!['Volumes'] = {
+      data: { Type: 'csi', Source: 'data', ReadOnly: false },
+    };
+    t.cluster.registerJob({ job });
+    t.run(500);
+    t.cluster.deregisterJob({ namespace: 'default', id: 'db' });
+    t.run(2000);
+    expect(t.cluster.store.volumes.get(jobKey('default', 'data'))!.Claims).toEqual({});
+    await t.cluster.close();
+  });
+});
