@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
@@ -83,6 +83,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     http: { maxHeaderSize: MAX_HEADER_BYTES },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    clientErrorHandler: answerClientError,
   });
 
   const knownRoutes: { methods: ReadonlySet<string>; pattern: RegExp }[] = [];
@@ -146,6 +147,31 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   });
 
   return app;
+}
+
+/**
+ * Answers a request Node could not parse (before fastify sees it) with a plain-text error like
+ * every other answer, instead of fastify's default JSON.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let status = 400;
+  let message = 'Malformed HTTP request';
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431;
+    message = `Request line and headers are larger than the limit of ${MAX_HEADER_BYTES} bytes`;
+  } else if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408;
+    message = 'Request timed out';
+  }
+  if (socket.writable) {
+    const reason =
+      status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(message)}\r\nContent-Type: ${TEXT}\r\nConnection: close\r\n\r\n${message}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function describeError(

@@ -269,3 +269,33 @@ describe('query parameters of writes', () => {
     expect(t.index()).toBe(before);
   });
 });
+
+describe('requests Node cannot take', () => {
+  it('answers a 3 MB URL 431 in plain text', async () => {
+    const { status, type, body } = await new Promise<{ status: number; type: string; body: string }>(
+      (resolve, reject) => {
+        const req = httpRequest(
+          `${t.server.scheduler.url}/v1/jobs?filter=${'a'.repeat(3 * 1024 * 1024)}`,
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () =>
+              resolve({
+                status: res.statusCode ?? 0,
+                type: String(res.headers['content-type']),
+                body: Buffer.concat(chunks).toString(),
+              }),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end();
+      },
+    );
+    expect({ status, type, body }).toEqual({
+      status: 431,
+      type: 'text/plain; charset=utf-8',
+      body: 'Request line and headers are larger than the limit of 2097152 bytes',
+    });
+  });
+});
