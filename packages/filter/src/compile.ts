@@ -245,6 +245,10 @@ class RawValue {
   }
 }
 
+function oneLine(text: string): string {
+  return text.replaceAll('\r', '\\r').replaceAll('\n', '\\n');
+}
+
 function invalidValue(site: Site, raw: string, kind: ValueKind, why: string): never {
   fail(
     site,
@@ -383,7 +387,7 @@ function matches(v: unknown, value: RawValue, site: Site): boolean {
       site,
       FilterEvaluationErrorCode.InvalidRegex,
       'string',
-      `The regular expression ${JSON.stringify(value.raw)} is invalid: ${re.reason}.`,
+      `The regular expression ${JSON.stringify(value.raw)} is invalid: ${oneLine(re.reason)}.`,
     );
   }
   return re.test(v);

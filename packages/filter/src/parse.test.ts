@@ -545,9 +545,16 @@ describe('properties', () => {
         compileFilter(text);
       } catch (e) {
         expect(FilterSyntaxError.is(e)).toBe(true);
+        expect((e as Error).message).not.toMatch(/[\r\n]/);
       }
     },
   );
+
+  it('keeps messages on one line even for multi-line tokens', () => {
+    expect(firstError('a == 1 `x\ny`').message).toBe(
+      'Unexpected "`x\\ny`" after a complete expression; expected "and", "or" or the end of the filter.',
+    );
+  });
 
   it('parses and prints back the same tree for a sample', () => {
     const r = parseFilter('a == 1');

@@ -287,7 +287,7 @@ export function parseFilter(text: string, options?: ParseOptions): ParseResult {
           problems.push({
             kind: 'regex',
             code: FilterSyntaxErrorCode.InvalidRegex,
-            message: `The regular expression ${quoteText(node.value.raw)} is invalid: ${r.reason}.`,
+            message: `The regular expression ${quoteText(node.value.raw)} is invalid: ${r.reason.replaceAll('\n', '\\n')}.`,
             offset: node.value.span.start,
             length: node.value.span.end - node.value.span.start,
             expected: [],

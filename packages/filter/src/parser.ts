@@ -97,7 +97,8 @@ function selectorRaw(path: readonly string[], pointer: boolean): string {
 /** Describes a token for messages. @internal */
 export function describeToken(token: IToken): string {
   if (token.tokenType === EOF) return 'the end of the filter';
-  const image = token.image.length > 40 ? `${token.image.slice(0, 37)}...` : token.image;
+  const oneLine = token.image.replaceAll('\r', '\\r').replaceAll('\n', '\\n');
+  const image = oneLine.length > 40 ? `${oneLine.slice(0, 37)}...` : oneLine;
   return `"${image}"`;
 }
 
