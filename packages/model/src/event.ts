@@ -134,13 +134,15 @@ export type Event = Static<typeof Event>;
 /**
  * One line of the newline-delimited event stream.
  *
+ * @remarks A heartbeat that keeps the connection open is `{}` (no `Index`, no `Events`), or an envelope
+ * with an empty `Events` list; both are accepted.
  * @since 0.1.0
  */
 export const EventEnvelope = Type.Object({
-  /** Index of the message (the highest index of its events; the current index for a heartbeat). */
-  Index: Type.Integer({ minimum: 0 }),
-  /** Events of the message; empty for a heartbeat that keeps the connection open. */
-  Events: Type.Array(Event),
+  /** Index of the message (the highest index of its events). Absent in a `{}` heartbeat. */
+  Index: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Events of the message. Empty or absent for a heartbeat. */
+  Events: Type.Optional(Type.Array(Event)),
 });
 /** A value matching the {@link EventEnvelope} schema. */
 export type EventEnvelope = Static<typeof EventEnvelope>;

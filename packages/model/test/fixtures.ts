@@ -57,6 +57,7 @@ export const fixtureSchemas: Readonly<Record<string, TSchema>> = {
   node: M.Node,
   'event-envelope-node': M.EventEnvelope,
   'event-envelope-heartbeat': M.EventEnvelope,
+  'event-envelope-heartbeat-empty': M.EventEnvelope,
   'event-envelope-job': M.EventEnvelope,
   'ldap-config-request': M.LdapConfigRequest,
   'ldap-config-request-min': M.LdapConfigRequest,

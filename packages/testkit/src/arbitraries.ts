@@ -621,8 +621,12 @@ export function eventArbitrary(): fc.Arbitrary<Event> {
   );
 }
 
-/** An {@link EventEnvelope} with 0 (heartbeat) to 3 events. */
+/** An {@link EventEnvelope} with 0 to 3 events, or the `{}` heartbeat. */
 export function eventEnvelopeArbitrary(): fc.Arbitrary<EventEnvelope> {
+  return fc.oneof({ arbitrary: fc.constant({}), weight: 1 }, { arbitrary: eventBatchArbitrary(), weight: 4 });
+}
+
+function eventBatchArbitrary(): fc.Arbitrary<EventEnvelope> {
   return fc.record({
     Index: fc.integer({ min: 0, max: 1_000_000 }),
     Events: fc.array(eventArbitrary(), { maxLength: 3 }),
