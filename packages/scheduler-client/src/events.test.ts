@@ -162,6 +162,30 @@ describe('streamEvents', () => {
     );
   });
 
+  it('does not count the time the consumer spends on an event as silence', async () => {
+    // Arrange: heartbeats every 30 ms keep the connection alive
+    const { transport, requests } = await fakeServer((_req, res) => {
+      openStream(res);
+      res.write(line(1));
+      const timer = setInterval(() => res.write('{}\n'), 30);
+      const later = setTimeout(() => res.write(line(2)), 400);
+      res.on('close', () => {
+        clearInterval(timer);
+        clearTimeout(later);
+      });
+    });
+    // Act: a consumer slower than the heartbeat timeout
+    const seen: number[] = [];
+    for await (const event of streamEvents(transport, { heartbeatTimeout: 100, backoffMs: 1 })) {
+      seen.push(event.Index);
+      if (seen.length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
+    // Assert
+    expect(seen).toEqual([1, 2]);
+    expect(requests).toHaveLength(1);
+  });
+
   it('retries a 5xx answer and a refused connection', async () => {
     const { transport } = await fakeServer((_req, res, attempt) => {
       if (attempt === 1) {

@@ -285,7 +285,12 @@ export function streamEvents(transport: Transport, options: EventStreamOptions =
           if (batch === undefined || batch.index <= lastIndex) continue;
           lastIndex = batch.index;
           nextIndex = lastIndex + 1;
+          // The watchdog is for the connection, not for the consumer: it does not run while the
+          // consumer holds an event (a slow consumer is the server's to disconnect, and then
+          // the stream resumes).
+          clearTimeout(timer);
           for (const event of batch.events) yield event;
+          arm();
         }
       } catch (error) {
         if (signal?.aborted === true) throw signal.reason;
