@@ -36,7 +36,8 @@ export interface EventStreamOptions {
   readonly signal?: AbortSignal;
   /**
    * Milliseconds without any byte (events or heartbeat) after which the connection counts as dead
-   * and is replaced. The server sends a heartbeat every 10 s by default.
+   * and is replaced. The server sends a heartbeat every 10 s by default. Time the consumer spends
+   * on an event does not count.
    * @defaultValue 30000
    */
   readonly heartbeatTimeout?: number;
