@@ -71,6 +71,29 @@ describe('GET /v1/allocations', () => {
     expect(sorted).toHaveLength(3);
   });
 
+  it('pages a prefix listing by ID with ID tokens, exactly the matching set', async () => {
+    const all = (await t.request('GET', '/v1/allocations?namespace=*')).json() as { ID: string }[];
+    for (const prefix of new Set(all.map((a) => a.ID.slice(0, 2)))) {
+      const expected = all
+        .map((a) => a.ID)
+        .filter((id) => id.startsWith(prefix))
+        .sort();
+      const seen: string[] = [];
+      let token: string | undefined;
+      for (let pages = 0; pages < 10; pages++) {
+        const res = await t.request(
+          'GET',
+          `/v1/allocations?namespace=*&prefix=${prefix}&per_page=1${token === undefined ? '' : `&next_token=${token}`}`,
+        );
+        seen.push(...(res.json() as { ID: string }[]).map((a) => a.ID));
+        token = res.headers['x-svc-nexttoken'] as string | undefined;
+        expect(token ?? expected[0]).toMatch(/^[0-9a-f-]{36}$/);
+        if (token === undefined) break;
+      }
+      expect(seen).toEqual(expected);
+    }
+  });
+
   it.each([
     ['prefix=abc', 'Invalid prefix "abc": a hex prefix must have an even number of characters'],
     ['prefix=zz', 'Invalid prefix "zz": a hex prefix may hold only the characters 0-9 and a-f'],

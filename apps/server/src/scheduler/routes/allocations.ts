@@ -45,6 +45,18 @@ export function allocListItem(
   return item;
 }
 
+/** Index of the first allocation whose ID is not below `id` (binary search). */
+function lowerBound(sorted: readonly Allocation[], id: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as Allocation).ID < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /**
  * Registers the allocation endpoints of document 2 (all but exec).
  * @param app - The fastify instance.
@@ -52,6 +64,19 @@ export function allocListItem(
  */
 export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
   const { store } = ctx.cluster;
+
+  // Allocations sorted by ID for prefix listings, rebuilt only when the table has moved since.
+  let byId: { index: number; items: Allocation[] } | undefined;
+  const sortedById = (): Allocation[] => {
+    const index = store.allocs.watch.current;
+    if (byId?.index !== index) {
+      const items = [...store.allocs.items.values({})].sort((a, b) =>
+        a.ID < b.ID ? -1 : a.ID > b.ID ? 1 : 0,
+      );
+      byId = { index, items };
+    }
+    return byId.items;
+  };
 
   app.get('/v1/allocations', async (request: FastifyRequest, reply: FastifyReply) => {
     const { query, namespace } = begin(ctx, request);
@@ -81,11 +106,13 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
     if (prefix !== '') {
       // With a prefix the order and the tokens are by ID.
       const lower = prefix.toLowerCase();
+      const sorted = sortedById();
       const matching: Allocation[] = [];
-      for (const alloc of store.allocs.items.values({})) {
-        if (alloc.ID.startsWith(lower) && inNamespace(alloc)) matching.push(alloc);
+      for (let i = lowerBound(sorted, lower); i < sorted.length; i++) {
+        const alloc = sorted[i] as Allocation;
+        if (!alloc.ID.startsWith(lower)) break;
+        if (inNamespace(alloc)) matching.push(alloc);
       }
-      matching.sort((a, b) => (a.ID < b.ID ? -1 : a.ID > b.ID ? 1 : 0));
       page = pageArray(matching, (alloc) => alloc.ID, { perPage, nextToken, reverse });
     } else {
       page = readPage(store.allocs.items, {
