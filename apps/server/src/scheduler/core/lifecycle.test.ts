@@ -250,3 +250,29 @@ describe('drivers', () => {
     await t.cluster.close();
   });
 });
+
+describe('dispatch payload', () => {
+  it('is written into the task directory of the dispatched allocation', async () => {
+    const t = testCluster();
+    const job = batchJob('render', { run_for: '10s' }, { ParameterizedJob: { Payload: 'required' } });
+    ((job['TaskGroups'] as Record<string, unknown>[])[0]!['Tasks'] as Record<string, unknown>[])[0]![
+      'DispatchPayload'
+    ] = {
+      File: 'input.json',
+    };
+    t.cluster.registerJob({ job });
+    const r = t.cluster.dispatchJob({
+      namespace: 'default',
+      id: 'render',
+      payload: Buffer.from('{"a":1}').toString('base64'),
+    });
+    t.run(500);
+    const [alloc] = t.cluster.store.ofJob('allocs', 'default', r.DispatchedJobID);
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    expect(
+      fs.readFileSync(path.join(t.cluster.taskDir(alloc!.ID, 'job'), 'local', 'input.json'), 'utf8'),
+    ).toBe('{"a":1}');
+    await t.cluster.close();
+  });
+});
