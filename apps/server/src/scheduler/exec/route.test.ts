@@ -26,6 +26,7 @@ function allocations(): Map<string, ExecAllocation> {
     raw: { driver: 'raw_exec', dir: root, env: {}, state: 'running' },
     done: { driver: 'mock', dir: root, env: {}, state: 'dead' },
     early: { driver: 'mock', dir: join(root, 'not-built-yet'), env: {}, state: 'pending' },
+    unseen: { driver: 'mock', dir: join(root, 'not-received-yet'), env: {} },
     broken: { driver: 'mock', dir: join(root, 'vanished'), env: {}, state: 'running' },
   };
   return new Map([
@@ -249,6 +250,7 @@ describe('exec WebSocket', () => {
     [{ command: '["echo"]', task: 'nope' }, `task "nope" not found in allocation ${ALLOC}`],
     [{ command: '["echo"]', task: 'done' }, 'task "done" is not running'],
     [{ command: '["echo"]', task: 'early' }, 'task "early" has not started yet'],
+    [{ command: '["echo"]', task: 'unseen' }, 'task "unseen" has not started yet'],
     [
       { command: '["no-such-program-here"]', task: 'web' },
       'command "no-such-program-here" was not found on the task\'s PATH',

@@ -166,7 +166,7 @@ function authorize(
   if (found.state === 'dead') {
     throw new ExecRefusal(CLOSE_POLICY, `task ${JSON.stringify(task.slice(0, 40))} is not running`);
   }
-  if (found.state === 'pending' && !existsSync(found.dir)) {
+  if ((found.state === undefined || found.state === 'pending') && !existsSync(found.dir)) {
     throw new ExecRefusal(CLOSE_POLICY, `task ${JSON.stringify(task.slice(0, 40))} has not started yet`);
   }
   return { ...found, allocation };
