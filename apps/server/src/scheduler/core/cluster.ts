@@ -477,6 +477,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       });
     } finally {
       forceReschedule.delete(id);
+      noShutdownDelay.delete(id);
     }
   };
 
