@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { completeFilter } from './complete.js';
 
@@ -69,4 +70,19 @@ describe('completeFilter', () => {
     expect(completeFilter('abc', 99).to).toBe(3);
     expect(completeFilter('abc', -5).to).toBe(0);
   });
+});
+
+describe('properties', () => {
+  test.prop([fc.string({ unit: 'binary', maxLength: 40 }), fc.integer({ min: -5, max: 50 })])(
+    'never throws and returns a range inside the text',
+    (text, offset) => {
+      const r = completeFilter(text, offset, {
+        samples: [{ a: { b: 1 } }, null, 'x'],
+        schema: { properties: { a: {} } },
+      });
+      expect(r.from).toBeGreaterThanOrEqual(0);
+      expect(r.from).toBeLessThanOrEqual(r.to);
+      expect(r.to).toBeLessThanOrEqual(text.length);
+    },
+  );
 });
