@@ -268,6 +268,13 @@ function selectNode(
     ...g.Tasks.flatMap((t) => (t.Constraints ?? []).map((c) => ({ c, level: 'group' as const }))),
   ];
   const sameJob = world.live.filter((a) => a.JobID === job.ID && a.Namespace === job.Namespace);
+  // Allocations of this job (and of this group) per node, counted once per call.
+  const jobOnNode = new Map<string, number>();
+  const groupOnNode = new Map<string, number>();
+  for (const a of sameJob) {
+    jobOnNode.set(a.NodeID, (jobOnNode.get(a.NodeID) ?? 0) + 1);
+    if (a.TaskGroup === g.Name) groupOnNode.set(a.NodeID, (groupOnNode.get(a.NodeID) ?? 0) + 1);
+  }
   let best: { node: Node; score: number } | undefined;
   for (const node of world.nodes) {
     if (options.only && node.ID !== options.only) continue;
@@ -291,9 +298,7 @@ function selectNode(
     for (const { c, level } of constraints) {
       if (c.Operand === 'distinct_hosts') {
         if (c.RTarget !== '' && c.RTarget !== 'true') continue;
-        const clash = sameJob.some(
-          (a) => a.NodeID === node.ID && (level === 'job' || a.TaskGroup === g.Name),
-        );
+        const clash = ((level === 'job' ? jobOnNode : groupOnNode).get(node.ID) ?? 0) > 0;
         if (clash) filtered = 'distinct_hosts';
       } else if (c.Operand === 'distinct_property') {
         const value = resolveTarget(c.LTarget, node);
@@ -355,7 +360,7 @@ function selectNode(
     }
     const fit =
       ((used.cpu + ask.cpu) / cap.Cpu.CpuShares + (used.memory + ask.memory) / cap.Memory.MemoryMB) / 2;
-    const collisions = sameJob.filter((a) => a.NodeID === node.ID && a.TaskGroup === g.Name).length;
+    const collisions = groupOnNode.get(node.ID) ?? 0;
     let score = fit - collisions / Math.max(1, g.Count);
     if (options.avoid === node.ID) score -= 1;
     // Spreads (job, group): fewer allocations of the group on nodes with the same attribute value score higher.
