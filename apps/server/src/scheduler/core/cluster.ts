@@ -201,6 +201,11 @@ export interface Cluster {
     Index: number;
     JobEvals: Record<string, string>;
   };
+  /**
+   * Promotes the canaries of a running deployment (event `DeploymentPromotion`); the rollout goes on.
+   * @throws {@link ClusterError} 404 `deployment not found`, 400 when it is not running or has no canaries.
+   */
+  promoteDeployment(input: { deploymentId: string }): { EvalID: string; Index: number };
   /** Removes a node: its allocations are lost and replaced elsewhere (event `NodeDeregistration`). */
   deregisterNode(input: { nodeId: string }): { Index: number };
   /** Marks a node eligible or ineligible for placements. */
@@ -1406,6 +1411,27 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       return { Index: tx.index };
     });
 
+  const promoteDeployment: Cluster['promoteDeployment'] = (input) =>
+    store.write((tx) => {
+      const d0 = tx.get('deployments', input.deploymentId);
+      if (!d0) throw notFound('deployment not found');
+      if (d0.Status !== 'running') throw badRequest(`Deployment "${d0.ID}" is ${d0.Status}, not running`);
+      const groups = Object.values(d0.TaskGroups);
+      if (!groups.some((g) => g.DesiredCanaries > 0 && !g.Promoted))
+        throw badRequest(`Deployment "${d0.ID}" has no canaries to promote`);
+      const d: Deployment = structuredClone(d0);
+      for (const g of Object.values(d.TaskGroups)) if (g.DesiredCanaries > 0) g.Promoted = true;
+      d.StatusDescription = 'Deployment is running';
+      d.ModifyIndex = tx.index;
+      d.ModifyTime = nowNs();
+      tx.put('deployments', d);
+      deploymentEvent(tx, 'DeploymentPromotion', d);
+      const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
+      if (!job) throw notFound('job not found');
+      const e = makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+      return { EvalID: e.ID, Index: tx.index };
+    });
+
   const deregisterNode: Cluster['deregisterNode'] = (input) =>
     store.write((tx) => {
       const n = mustNode(tx, input.nodeId);
@@ -2180,6 +2206,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     deregisterVolume,
     detachVolume,
     batchDeregisterJobs,
+    promoteDeployment,
     deregisterNode,
     setNodeEligibility,
     drainNode,

@@ -276,3 +276,26 @@ describe('dispatch payload', () => {
     await t.cluster.close();
   });
 });
+
+describe('promoteDeployment', () => {
+  it('promotes canaries waiting for a manual promotion, then the rollout completes', async () => {
+    const t = testCluster();
+    const update = { MaxParallel: 1, MinHealthyTime: 1e9, Canary: 1 };
+    t.cluster.registerJob({ job: serviceJob('web', { Update: update }) });
+    t.run(3000);
+    t.cluster.registerJob({ job: serviceJob('web', { Update: update }, { Config: { run_for: '2h' } }) });
+    t.run(3000);
+    let dep = t.cluster.store.ofJob('deployments', 'default', 'web').at(-1)!;
+    expect(dep.Status).toBe('running');
+    expect(dep.StatusDescription).toBe('Deployment is running but requires manual promotion');
+    expect(() => t.cluster.promoteDeployment({ deploymentId: 'nope' })).toThrow('deployment not found');
+    t.cluster.promoteDeployment({ deploymentId: dep.ID });
+    t.run(15000);
+    dep = t.cluster.store.deployments.get(dep.ID)!;
+    expect(dep.Status).toBe('successful');
+    expect(() => t.cluster.promoteDeployment({ deploymentId: dep.ID })).toThrow(
+      `Deployment "${dep.ID}" is successful, not running`,
+    );
+    await t.cluster.close();
+  });
+});
