@@ -242,3 +242,42 @@ describe('properties', () => {
     },
   );
 });
+
+describe('parseJobHcl spreads and affinities', () => {
+  it('maps spread targets and affinity weights', async () => {
+    const job = await parseJobHcl(
+      {
+        hcl: `job "x" {
+  spread {
+    attribute = "\${node.datacenter}"
+    weight    = 80
+    target "dc1" {
+      percent = 70
+    }
+    target "dc2" {
+      percent = 30
+    }
+  }
+  affinity {
+    attribute = "\${meta.rack}"
+    value     = "r1"
+    weight    = -50
+  }
+}
+`,
+      },
+      opts,
+    );
+    expect(job.Spreads).toEqual([
+      {
+        Attribute: '${node.datacenter}',
+        Weight: 80,
+        SpreadTarget: [
+          { Value: 'dc1', Percent: 70 },
+          { Value: 'dc2', Percent: 30 },
+        ],
+      },
+    ]);
+    expect(job.Affinities).toEqual([{ LTarget: '${meta.rack}', RTarget: 'r1', Operand: '=', Weight: -50 }]);
+  });
+});

@@ -319,6 +319,14 @@ function convertBody(body: Obj, context: string, where: string): Obj {
       .filter((p) => p['Static'] === undefined)
       .map((p) => ({ Label: p['Label'], Value: 0, To: p['To'] ?? 0, HostNetwork: p['HostNetwork'] ?? '' }));
   }
+  if (context === 'spread' && isObj(out['Target'])) {
+    const targets = out['Target'] as Obj;
+    delete out['Target'];
+    out['SpreadTarget'] = Object.entries(targets).map(([value, bodies]) => {
+      const b = Object.assign({}, ...(Array.isArray(bodies) ? bodies : [bodies]).filter(isObj)) as Obj;
+      return { Value: value, Percent: typeof b['percent'] === 'number' ? b['percent'] : 0 };
+    });
+  }
   if (context === 'periodic') {
     if (out['Cron'] !== undefined) {
       out['Spec'] = out['Cron'];
