@@ -63,10 +63,10 @@ describe('configuration', () => {
       envPrefix: 'SKED_SECRETS_',
       tokenHeader: 'X-Secrets-Token',
       defaultAddress: 'http://127.0.0.1:8200',
-      env: { SKED_ADDR: 'http://sched:4646', SKED_TOKEN: 'sched', SKED_SECRETS_TOKEN: 'vault-ish' },
+      env: { SKED_ADDR: 'http://sched:4646', SKED_TOKEN: 'sched', SKED_SECRETS_TOKEN: 'secrets-ish' },
     });
     expect(config.address).toBe('http://127.0.0.1:8200');
-    expect(config.token).toBe('vault-ish');
+    expect(config.token).toBe('secrets-ish');
     expect(config.tokenHeader).toBe('X-Secrets-Token');
   });
 

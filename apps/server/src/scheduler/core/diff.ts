@@ -253,7 +253,7 @@ const TASK_UPDATE_KEYS: readonly (keyof Task)[] = [
   'Resources',
   'Artifacts',
   'Templates',
-  'Vault',
+  'Secrets',
   'Lifecycle',
   'DispatchPayload',
   'VolumeMounts',

@@ -52,7 +52,7 @@ describe('parseJobHcl', () => {
     expect(task).toMatchObject({
       Name: 'server',
       Driver: 'mock',
-      Config: { run_for: '1h', image: 'web:1.0', args: ['--port', '${NOMAD_PORT_http}', '--name=web:1.0'] },
+      Config: { run_for: '1h', image: 'web:1.0', args: ['--port', '${SKED_PORT_http}', '--name=web:1.0'] },
       Env: { MODE: 'production' },
       Resources: { CPU: 250, MemoryMB: 128 },
       KillTimeout: 20e9,
@@ -225,10 +225,10 @@ describe('hostile input', () => {
 
   it('converts unknown blocks like the known ones', async () => {
     const job = await parseJobHcl(
-      { hcl: 'job "x" {\n  vault {\n    policies = ["a"]\n    change_mode = "restart"\n  }\n}\n' },
+      { hcl: 'job "x" {\n  telemetry {\n    policies = ["a"]\n    change_mode = "restart"\n  }\n}\n' },
       opts,
     );
-    expect(job['Vault']).toEqual({ Policies: ['a'], ChangeMode: 'restart' });
+    expect(job['Telemetry']).toEqual({ Policies: ['a'], ChangeMode: 'restart' });
   });
 });
 

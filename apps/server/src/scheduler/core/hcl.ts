@@ -186,8 +186,8 @@ function evalExpr(src: string, scope: Scope, where: string): Json {
 
 class UnsupportedExpression extends Error {}
 
-/** Runtime interpolations the job parser leaves for the client (`${attr.x}`, `${node.x}`, `${meta.x}`, `${NOMAD_*}`-style env). */
-const RUNTIME = /^\s*(attr|node|meta|env|device|unique|SKED_|NOMAD_)/;
+/** Runtime interpolations the job parser leaves for the client (`${attr.x}`, `${node.x}`, `${meta.x}`, `${SKED_*}`-style env). */
+const RUNTIME = /^\s*(attr|node|meta|env|device|unique|SKED_)/;
 
 function interpolate(value: string, scope: Scope, where: string): Json {
   const whole = /^\$\{([^{}]*)\}$/.exec(value);
@@ -297,7 +297,7 @@ function convertBody(body: Obj, context: string, where: string): Obj {
     }
     const name = RENAMES[context]?.[key] ?? RENAMES['*']?.[key] ?? pascal(key);
     if (Array.isArray(raw) && raw.length > 0 && raw.every(isObj)) {
-      // An unknown block (e.g. vault, consul): converted like the known ones, one -> object.
+      // An unknown block (e.g. a `telemetry` block): converted like the known ones, one -> object.
       const items = raw.map((o, i) => convertBody(o, key, `${here}[${i}]`));
       out[name] = items.length === 1 ? items[0] : items;
       continue;

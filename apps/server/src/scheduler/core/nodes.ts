@@ -27,7 +27,6 @@ export function simulatedNode(i: number, id: string, now: number, options: Simul
     'memory.totalbytes': String(8192 * 1024 * 1024),
     'unique.hostname': `sked-node-${i + 1}`,
     'unique.network.ip-address': `127.0.0.${i + 2}`,
-    'nomad.version': '1.9.0',
     'sked.version': '0.0.0',
   };
   const drivers: Node['Drivers'] = {};
