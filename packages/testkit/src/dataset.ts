@@ -38,7 +38,7 @@ const NAME_PREFIXES = [
   'queue',
   'gateway',
 ] as const;
-const OWNERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank', 'grace', 'heidi'] as const;
+const OWNERS = ['team-a', 'team-b', 'team-c', 'platform', 'data', 'payments', 'search', 'infra'] as const;
 const TEAMS = ['team-a', 'team-b', 'team-c', 'platform', 'data', 'payments'] as const;
 const ENVS = ['prod', 'staging', 'dev'] as const;
 const DRIVERS = ['mock', 'mock', 'mock', 'raw_exec', 'docker', 'exec'] as const;
