@@ -46,6 +46,8 @@ import {
 } from '@sked/model';
 import fc from 'fast-check';
 
+import { toJobListStub } from './dataset.js';
+
 const SECOND = 1_000_000_000;
 
 /** A name: lower-case letter, then letters, digits and hyphens. */
@@ -300,27 +302,11 @@ export function jobSummaryArbitrary(): fc.Arbitrary<JobSummary> {
 export function jobListStubArbitrary(): fc.Arbitrary<JobListStub> {
   return fc
     .record({ job: jobArbitrary(), summary: jobSummaryArbitrary(), withMeta: fc.boolean() })
-    .map(({ job, summary, withMeta }) => ({
-      ID: job.ID,
-      ParentID: job.ParentID,
-      Name: job.Name,
-      Namespace: job.Namespace,
-      Type: job.Type,
-      Priority: job.Priority,
-      Status: job.Status,
-      StatusDescription: job.StatusDescription,
-      Datacenters: job.Datacenters,
-      Multiregion: job.Multiregion,
-      ParameterizedJob: job.ParameterizedJob !== null,
-      Periodic: job.Periodic !== null,
-      Stop: job.Stop,
-      SubmitTime: job.SubmitTime,
-      JobSummary: { ...summary, JobID: job.ID, Namespace: job.Namespace },
-      CreateIndex: job.CreateIndex,
-      ModifyIndex: job.ModifyIndex,
-      JobModifyIndex: job.JobModifyIndex,
-      ...(withMeta ? { Meta: job.Meta } : {}),
-    }));
+    .map(({ job, summary, withMeta }) => {
+      const stub = toJobListStub(job, { ...summary, JobID: job.ID, Namespace: job.Namespace });
+      if (!withMeta) delete stub.Meta;
+      return stub;
+    });
 }
 
 /** Placement metrics ({@link AllocationMetric}). */
