@@ -8,6 +8,7 @@ import type {
   Span,
   ValueNode,
 } from './ast.js';
+import { IDENTIFIER } from './internal/lexicon.js';
 import { printSelector } from './print.js';
 
 const NO_SPAN: Span = { start: 0, end: 0 };
@@ -160,7 +161,7 @@ function make<T>(prefix: readonly string[]): FilterBuilder<T> {
     name: string,
     body: (b: FilterBuilder<never>) => Expression,
   ): CollectionNode => {
-    if (!/^[a-zA-Z][a-zA-Z0-9_/]*$/.test(name)) {
+    if (!IDENTIFIER.test(name)) {
       throw new RangeError(
         `The binding name ${JSON.stringify(name)} is not an identifier ([a-zA-Z][a-zA-Z0-9_/]*).`,
       );

@@ -1,3 +1,4 @@
+import { IDENTIFIER, KEYWORDS, type Keyword } from './internal/lexicon.js';
 import { lex, parseTokens } from './parse.js';
 
 /**
@@ -44,23 +45,9 @@ export interface CompletionOptions {
   readonly schema?: unknown;
 }
 
-const KEYWORDS = [
-  'and',
-  'or',
-  'not',
-  'in',
-  'contains',
-  'matches',
-  'is',
-  'empty',
-  'nil',
-  'any',
-  'all',
-  'as',
-] as const;
 const OPERATORS = ['==', '!='] as const;
 /** Text that can follow each keyword used as a keyword, but never the same word used as a field name. */
-const PROBES: Readonly<Record<(typeof KEYWORDS)[number], readonly string[]>> = {
+const PROBES: Readonly<Record<Keyword, readonly string[]>> = {
   and: [' ('],
   or: [' ('],
   not: [' (', ' in x', ' contains 1', ' matches 1', ' empty', ' nil'],
@@ -75,7 +62,6 @@ const PROBES: Readonly<Record<(typeof KEYWORDS)[number], readonly string[]>> = {
   as: [' x {'],
 };
 const PUNCTUATION = ['(', ')', '{', '}', ',', '_'] as const;
-const IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9_/]*$/;
 const WORD_AT_END = /[a-zA-Z][a-zA-Z0-9_/]*(?:\.[a-zA-Z0-9_/]*)*$|\.[a-zA-Z0-9_/]*$/;
 
 /** Whether `text` is a valid filter or a valid prefix of one (the only error is at its end). */

@@ -1,23 +1,9 @@
 import type { Binding, CollectionNode, Expression, MatchNode } from './ast.js';
 import { NUMBER_LITERAL } from './internal/go-strconv.js';
+import { IDENTIFIER, isKeyword } from './internal/lexicon.js';
 
-const IDENTIFIER = /^[a-zA-Z][a-zA-Z0-9_/]*$/;
 const DIGITS = /^[0-9]+$/;
 const POINTER_SEGMENT = /^[\p{L}\p{N}\-_.~:|]+$/u;
-const KEYWORDS = new Set([
-  'and',
-  'or',
-  'not',
-  'in',
-  'contains',
-  'matches',
-  'is',
-  'empty',
-  'nil',
-  'any',
-  'all',
-  'as',
-]);
 
 /**
  * Quotes a string as a double-quoted filter literal that Go's unquoting turns back into exactly
@@ -71,7 +57,7 @@ export function printSelector(path: readonly string[]): string {
   const first = path[0];
   if (first === undefined) throw new RangeError('A selector needs at least one path segment.');
   if (path.length === 1 && first === '') return '""';
-  if (IDENTIFIER.test(first) && (path.length > 1 || !KEYWORDS.has(first))) {
+  if (IDENTIFIER.test(first) && (path.length > 1 || !isKeyword(first))) {
     let out = first;
     for (let i = 1; i < path.length; i++) {
       const seg = path[i] as string;
