@@ -304,7 +304,8 @@ export function canonicalizeJob(job: JobInput, options: CanonicalizeJobOptions =
     Stable: job.Stable ?? false,
     Version: job.Version ?? 0,
     SubmitTime: job.SubmitTime ?? 0,
-    Status: job.Status ?? JobDefaults.Status,
+    // server-owned: a known status read back from the server is kept, anything else ("") is the default
+    Status: isJobStatus(job.Status) ? job.Status : JobDefaults.Status,
     StatusDescription: job.StatusDescription ?? '',
     CreateIndex: job.CreateIndex ?? 0,
     ModifyIndex: job.ModifyIndex ?? 0,
@@ -628,4 +629,9 @@ function cloneValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cloneValue);
   if (value !== null && typeof value === 'object') return cloneRecord(value as Record<string, unknown>);
   return value;
+}
+
+const jobStatuses: ReadonlySet<string> = new Set(Object.values(JobStatus));
+function isJobStatus(value: string | undefined): value is JobStatus {
+  return value !== undefined && jobStatuses.has(value);
 }

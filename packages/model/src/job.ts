@@ -261,6 +261,11 @@ export const JobInput = Type.Object({
   ...optionalProperties(JobScalarProperties),
   /** See {@link Job}. Required, non-empty. */
   ID: JobScalarProperties.ID,
+  /**
+   * Owned by the server, which sets it from the allocations: any string is accepted and ignored on input
+   * (the canonical output of parse carries `""`, and a job read back from the server carries its status).
+   */
+  Status: Type.Optional(Type.String()),
   /** See {@link Job}. `null` is read as "every datacenter". */
   Datacenters: Type.Optional(NullableArray(Type.String())),
   /** See {@link Job}. */

@@ -15,6 +15,14 @@ describe('validate', () => {
     expect(valueOf(result)).toBe(body);
   });
 
+  it.each(['', 'running', 'some-future-status'])(
+    'accepts and ignores the server-owned Job.Status %j on input (parse output registers as is)',
+    (status) => {
+      const body = { Job: { ...minimalJob, Status: status } };
+      expect(validate(M.JobRegisterRequest, body).ok).toBe(true);
+    },
+  );
+
   it('reports a wrong type with its JSON Pointer path and a sentence', () => {
     // Arrange
     const body = { Job: { ID: 'web', TaskGroups: [{ Name: 'g', Count: 'x' }] } };

@@ -231,6 +231,42 @@ describe('jobs against the sample server', () => {
     expect(data.TaskGroups?.[0]?.Tasks?.[0]?.Driver).toBe('mock');
   });
 
+  it('a job parsed with Canonicalize registers as is and runs (the parse, then run workflow)', async () => {
+    // Arrange
+    const { client } = server;
+    const source = [
+      'job "from-text" {',
+      '  datacenters = ["dc1"]',
+      '  group "g" {',
+      '    count = 2',
+      '    task "t" {',
+      '      driver = "mock"',
+      '      config {',
+      '        run_for = "1h"',
+      '      }',
+      '      resources {',
+      '        cpu    = 100',
+      '        memory = 64',
+      '      }',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ].join('\n');
+    // Act
+    const { data: parsed } = await client.jobs.parse(source, { canonicalize: true });
+    const registered = await client.jobs.create(parsed);
+    // Assert
+    expect(registered.data.EvalID).toMatch(/^[0-9a-f-]{36}$/);
+    const running = await eventually(async () => {
+      const { data } = await client.jobs.allocations('from-text');
+      const live = data.filter((a) => a.ClientStatus === 'running');
+      return live.length === 2 ? live : undefined;
+    }, 'two running allocations of from-text');
+    expect(running.map((a) => a.TaskGroup)).toEqual(['g', 'g']);
+    expect((await client.jobs.read('from-text')).data.Status).toBe('running');
+  });
+
   it('stop deregisters a job; purge removes it', async () => {
     const { client } = server;
     await client.jobs.create(serviceJob('stopped'));
