@@ -10,18 +10,22 @@
 // Transport
 export type {
   ApiResponse,
-  FetchInit,
-  FetchLike,
   ParseMode,
   Query,
   QueryValue,
   RequestOptions,
   Transport,
   TransportDefaults,
-  TransportOptions,
 } from './transport.js';
 export { createTransport } from './transport.js';
-export type { ResolvedTls, TlsOptions, TransportConfig } from './config.js';
+export type {
+  FetchInit,
+  FetchLike,
+  ResolvedTls,
+  TlsOptions,
+  TransportConfig,
+  TransportOptions,
+} from './config.js';
 
 // Metadata
 export type { QueryMeta } from './meta.js';

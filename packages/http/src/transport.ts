@@ -3,31 +3,15 @@ import { fetch as undiciFetch, type Agent } from 'undici';
 import {
   type ConfigInput,
   createDispatcher,
+  type FetchInit,
+  type FetchLike,
   resolveConfig,
-  type TlsOptions,
   type TransportConfig,
+  type TransportOptions,
 } from './config.js';
 import { ApiError } from './errors.js';
 import { type QueryMeta, readMeta } from './meta.js';
 import { redactText, redactUrl } from './redact.js';
-
-/**
- * A `fetch`-compatible function (Node's global `fetch`, undici's, or a test double).
- * @since 0.1.0
- */
-export type FetchLike = (input: string, init: FetchInit) => Promise<Response>;
-
-/**
- * The init a transport passes to its fetch: a `RequestInit` plus undici's `dispatcher` (set only
- * when TLS options are configured) and `duplex` for streamed bodies.
- * @since 0.1.0
- */
-export type FetchInit = Omit<RequestInit, 'dispatcher'> & {
-  /** undici dispatcher carrying the TLS settings (absent without TLS options). */
-  dispatcher?: unknown;
-  /** `"half"` when the body is a stream, as fetch requires. */
-  duplex?: 'half';
-};
 
 /**
  * One query-string value: arrays repeat the parameter; `undefined`, `null` and `false` leave it out;
@@ -41,83 +25,6 @@ export type QueryValue = string | number | boolean | null | undefined | readonly
  * @since 0.1.0
  */
 export type Query = Readonly<Record<string, QueryValue>>;
-
-/**
- * Options of {@link createTransport}. Every field falls back to a `SKED_*` environment variable
- * (with {@link TransportOptions.envPrefix}), then to a default.
- * @since 0.1.0
- */
-export interface TransportOptions {
-  /**
-   * Base address, such as `https://sched.example:4646` (env `<prefix>ADDR`). A path is kept as a prefix.
-   * @defaultValue `defaultAddress`
-   */
-  readonly address?: string | undefined;
-  /**
-   * Token sent with every request (env `<prefix>TOKEN`).
-   * @defaultValue no token
-   */
-  readonly token?: string | undefined;
-  /**
-   * Header that carries the token: `X-Svc-Token`, `X-Secrets-Token`, `X-Mesh-Token`, or
-   * `Authorization` (sent as `Bearer <token>`).
-   * @defaultValue `"X-Svc-Token"`
-   */
-  readonly tokenHeader?: string | undefined;
-  /**
-   * Namespace added as a query parameter to requests that do not name one (env `<prefix>NAMESPACE`).
-   * @defaultValue none (the server's default namespace)
-   */
-  readonly namespace?: string | undefined;
-  /**
-   * Region added as a query parameter to requests that do not name one (env `<prefix>REGION`).
-   * @defaultValue none (the server's region)
-   */
-  readonly region?: string | undefined;
-  /**
-   * TLS: CA file, client certificate and key, skip-verify (env `<prefix>CACERT`,
-   * `<prefix>CLIENT_CERT`, `<prefix>CLIENT_KEY`, `<prefix>SKIP_VERIFY`).
-   * @defaultValue system CAs, no client certificate, verification on
-   */
-  readonly tls?: TlsOptions | undefined;
-  /**
-   * The fetch to call. When TLS options are set, the transport passes an undici `dispatcher` in
-   * the init; a custom fetch must honour it to use them.
-   * @defaultValue Node's global `fetch`, or undici's own `fetch` when TLS options need a dispatcher
-   */
-  readonly fetch?: FetchLike | undefined;
-  /**
-   * Headers added to every request.
-   * @defaultValue none
-   */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
-  /**
-   * Timeout per request in milliseconds (`0`: none). Covers the whole exchange, except for
-   * `parse: 'stream'`, where it ends once the headers arrived.
-   * @defaultValue 0
-   */
-  readonly timeout?: number | undefined;
-  /**
-   * Environment to read, or `false` to ignore the environment.
-   * @defaultValue `process.env`
-   */
-  readonly env?: Readonly<Record<string, string | undefined>> | false | undefined;
-  /**
-   * Prefix of the environment variables: `SKED_SECRETS_` reads `SKED_SECRETS_ADDR`, ...
-   * @defaultValue `"SKED_"`
-   */
-  readonly envPrefix?: string | undefined;
-  /**
-   * Address used when neither the option nor the environment gives one.
-   * @defaultValue `"http://127.0.0.1:4646"`
-   */
-  readonly defaultAddress?: string | undefined;
-  /**
-   * Receives one line per request, after it ends: method, redacted URL, status (or the error), time.
-   * @defaultValue no logging
-   */
-  readonly log?: ((line: string) => void) | undefined;
-}
 
 /**
  * How {@link Transport.request} reads a successful answer.
