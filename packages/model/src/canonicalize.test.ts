@@ -53,7 +53,7 @@ describe('canonicalizeJob', () => {
       RestartPolicy: { Attempts: 2, Interval: 30 * 60 * S, Delay: 15 * S, Mode: 'fail' },
       ReschedulePolicy: JobTypeDefaults.service.ReschedulePolicy,
       Migrate: JobTypeDefaults.service.Migrate,
-      Update: JobTypeDefaults.service.Update,
+      Update: null,
       EphemeralDisk: { Sticky: false, SizeMB: 300, Migrate: false },
       Networks: null,
       Services: null,
@@ -81,6 +81,31 @@ describe('canonicalizeJob', () => {
       Migrate: null,
       Update: null,
     });
+  });
+
+  it('fills an update strategy only where the job or the group sets an update block', () => {
+    const withGroupUpdate: JobInput = {
+      ID: 'web',
+      TaskGroups: [
+        { Name: 'a', Update: { Canary: 1 }, Tasks: [{ Name: 't', Driver: 'mock' }] },
+        { Name: 'b', Tasks: [{ Name: 't', Driver: 'mock' }] },
+      ],
+    };
+    const job = canonicalizeJob(withGroupUpdate);
+    expect(canonicalizeJob(minimal).Update).toBeNull();
+    expect(job.Update).toBeNull();
+    expect(job.TaskGroups[0]?.Update).toEqual({ ...JobTypeDefaults.service.Update, Canary: 1 });
+    expect(job.TaskGroups[1]?.Update).toBeNull();
+    const jobLevel = canonicalizeJob({ ...withGroupUpdate, Update: { MaxParallel: 2 } });
+    expect(jobLevel.Update).toEqual({ ...JobTypeDefaults.service.Update, MaxParallel: 2 });
+    expect(jobLevel.TaskGroups[1]?.Update).toEqual({ ...JobTypeDefaults.service.Update, MaxParallel: 2 });
+  });
+
+  it('gives a type outside JobType the service defaults, keeping the type for a validator to report', () => {
+    const job = canonicalizeJob({ ...minimal, Type: 'cron' } as unknown as JobInput);
+    expect(job.Type).toBe('cron');
+    expect(job.TaskGroups[0]?.RestartPolicy).toEqual(JobTypeDefaults.service.RestartPolicy);
+    expect(job.TaskGroups[0]?.ReschedulePolicy).toEqual(JobTypeDefaults.service.ReschedulePolicy);
   });
 
   it('merges job-level policies under the group and the group restart policy under the task', () => {

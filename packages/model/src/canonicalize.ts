@@ -38,7 +38,12 @@ const HOUR = 60 * MINUTE;
  * | RestartPolicy | 2 attempts in 30 min, delay 15 s, mode `fail` | 3 attempts in 24 h, delay 15 s, mode `fail` | as batch |
  * | ReschedulePolicy | unlimited, delay 30 s `exponential` up to 1 h | 1 attempt in 24 h, delay 5 s `constant` | `null` (never rescheduled) |
  * | Migrate | 1 at a time, `checks`, healthy for 10 s within 5 min | `null` | `null` |
- * | Update | 1 at a time, `checks`, healthy for 10 s within 5 min, progress deadline 10 min, stagger 30 s, no canaries | `null` | `null` |
+ * | Update (only when the job or the group sets one) | 1 at a time, `checks`, healthy for 10 s within 5 min, progress deadline 10 min, stagger 30 s, no canaries | `null` | `null` |
+ *
+ * A job without an update block gets no `Update` (`null`): its allocations are replaced without a deployment.
+ * A deployment is opt-in, so a user never waits on health checks and deadlines they did not ask for. A `Type`
+ * outside {@link JobType} (input that did not pass validation) gets the `service` defaults, so a validator
+ * that runs after canonicalization can still report the type.
  *
  * @since 0.1.0
  */
@@ -50,7 +55,7 @@ export const JobTypeDefaults: {
     readonly ReschedulePolicy: Readonly<ReschedulePolicy> | null;
     /** Migrate strategy of groups; `null` = not applicable. */
     readonly Migrate: Readonly<MigrateStrategy> | null;
-    /** Update strategy of the job and its groups; `null` = not applicable. */
+    /** Update strategy filled under a job's or group's own update block; `null` = not applicable. */
     readonly Update: Readonly<UpdateStrategy> | null;
   };
 } = {
@@ -207,7 +212,8 @@ export interface CanonicalizeJobOptions {
  * Defaults (see {@link JobDefaults} and {@link JobTypeDefaults}): `Region` from the options (else `global`),
  * `Namespace` `default`, `Type` `service`, `Priority` 50, `Name` = `ID`, `Datacenters` `["*"]`, `NodePool`
  * `default`, `Status` `pending`; each group `Count` 1, restart, reschedule, migrate and update policies per
- * job type (job-level `Update`, `Migrate` and `Reschedule` merged under the group's own), ephemeral disk
+ * job type (job-level `Update`, `Migrate` and `Reschedule` merged under the group's own; `Update` only when
+ * the job or the group sets one, else `null`), ephemeral disk
  * 300 MB; each task CPU 100 MHz, memory 300 MB, kill timeout 5 s, logs 10 files of 10 MB, the group's
  * restart policy merged under the task's; service names `<job>-<group>[-<task>]`; absent lists, maps and
  * objects become `null`.
@@ -225,14 +231,18 @@ export interface CanonicalizeJobOptions {
  */
 export function canonicalizeJob(job: JobInput, options: CanonicalizeJobOptions = {}): Job {
   const type: JobType = job.Type ?? JobDefaults.Type;
-  const typeDefaults = JobTypeDefaults[type];
+  const typeDefaults = defaultsOf(type);
   const namespace = nonEmpty(job.Namespace) ?? JobDefaults.Namespace;
-  const jobUpdate = typeDefaults.Update === null ? null : fill(typeDefaults.Update, job.Update ?? undefined);
+  const updateDefaults =
+    typeDefaults.Update === null || job.Update === undefined || job.Update === null
+      ? typeDefaults.Update
+      : fill(typeDefaults.Update, job.Update);
   const context: GroupContext = {
     jobId: job.ID,
     namespace,
     type,
-    jobUpdate,
+    updateDefaults,
+    jobSetsUpdate: job.Update !== undefined && job.Update !== null,
     jobMigrate: job.Migrate ?? undefined,
     jobReschedule: job.Reschedule ?? undefined,
   };
@@ -252,7 +262,7 @@ export function canonicalizeJob(job: JobInput, options: CanonicalizeJobOptions =
     Affinities: mapList(job.Affinities, canonicalizeAffinity),
     Spreads: mapList(job.Spreads, canonicalizeSpread),
     TaskGroups: (job.TaskGroups ?? []).map((group) => canonicalizeGroup(group, context)),
-    Update: jobUpdate,
+    Update: job.Update === undefined || job.Update === null ? null : updateDefaults,
     Migrate:
       job.Migrate === undefined || job.Migrate === null
         ? null
@@ -336,13 +346,17 @@ interface GroupContext {
   readonly jobId: string;
   readonly namespace: string;
   readonly type: JobType;
-  readonly jobUpdate: UpdateStrategy | null;
+  /** The type's update defaults with the job's own update block filled in; `null` = not applicable. */
+  readonly updateDefaults: UpdateStrategy | null;
+  /** Whether the job sets an update block. */
+  readonly jobSetsUpdate: boolean;
   readonly jobMigrate: Partial<MigrateStrategy> | undefined;
   readonly jobReschedule: Partial<ReschedulePolicy> | undefined;
 }
 
 function canonicalizeGroup(group: TaskGroupInput, context: GroupContext): TaskGroup {
-  const typeDefaults = JobTypeDefaults[context.type];
+  const typeDefaults = defaultsOf(context.type);
+  const groupSetsUpdate = group.Update !== undefined && group.Update !== null;
   const restart = fill(typeDefaults.RestartPolicy, group.RestartPolicy ?? undefined);
   const count = group.Count ?? group.Scaling?.Min ?? JobDefaults.Count;
   return {
@@ -366,7 +380,10 @@ function canonicalizeGroup(group: TaskGroupInput, context: GroupContext): TaskGr
       typeDefaults.Migrate === null
         ? null
         : fill(fill(typeDefaults.Migrate, context.jobMigrate), group.Migrate ?? undefined),
-    Update: context.jobUpdate === null ? null : fill(context.jobUpdate, group.Update ?? undefined),
+    Update:
+      context.updateDefaults === null || !(context.jobSetsUpdate || groupSetsUpdate)
+        ? null
+        : fill(context.updateDefaults, group.Update ?? undefined),
     EphemeralDisk: fill(JobDefaults.EphemeralDisk, group.EphemeralDisk ?? undefined),
     Networks: mapList(group.Networks, canonicalizeNetwork),
     Services: mapList(group.Services, (service) =>
@@ -591,6 +608,14 @@ function canonicalizeScaling(
     Policy: policy.Policy === undefined || policy.Policy === null ? null : cloneRecord(policy.Policy),
     Enabled: policy.Enabled ?? true,
   };
+}
+
+/** The policy defaults of a job type; the `service` ones for a type outside {@link JobType}. */
+function defaultsOf(type: string): (typeof JobTypeDefaults)[JobType] {
+  return (
+    (JobTypeDefaults as Partial<Record<string, (typeof JobTypeDefaults)[JobType]>>)[type] ??
+    JobTypeDefaults.service
+  );
 }
 
 /** Copies `defaults`, replacing each key the input gives a value for; unknown input keys are dropped. */
