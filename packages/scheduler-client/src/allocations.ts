@@ -120,6 +120,32 @@ function allocIdOf(id: unknown): string {
 }
 
 /**
+ * `POST /v1/client/allocation/:alloc_id/<action>` with the fields of `body` (checked after the ID)
+ * and the optional `Task` of the options.
+ */
+function clientAction(
+  transport: Transport,
+  allocId: string,
+  action: 'signal' | 'restart',
+  options: RequestOptions & { readonly task?: string | undefined },
+  body: () => Record<string, string> = () => ({}),
+): Promise<Result<EmptyResponse>> {
+  const id = allocIdOf(allocId);
+  const fields = body();
+  if (options.task !== undefined) fields['Task'] = requireNonEmpty(options.task, 'task');
+  return send(
+    transport,
+    {
+      method: 'POST',
+      path: path`/v1/client/allocation/${id}/${action}`,
+      query: commonQuery(options),
+      body: fields,
+    },
+    options,
+  );
+}
+
+/**
  * Builds the allocation endpoints on a transport.
  * @internal
  */
@@ -161,36 +187,11 @@ export function createAllocationsApi(transport: Transport): AllocationsApi {
         ),
       ),
     signal: (allocId, signal, options = {}) =>
-      attempt(() => {
-        const id = allocIdOf(allocId);
-        const body: Record<string, string> = { Signal: requireNonEmpty(signal, 'signal') };
-        if (options.task !== undefined) body['Task'] = requireNonEmpty(options.task, 'task');
-        return send(
-          transport,
-          {
-            method: 'POST',
-            path: path`/v1/client/allocation/${id}/signal`,
-            query: commonQuery(options),
-            body,
-          },
-          options,
-        );
-      }),
-    restart: (allocId, options = {}) =>
-      attempt(() => {
-        const id = allocIdOf(allocId);
-        const body: Record<string, string> = {};
-        if (options.task !== undefined) body['Task'] = requireNonEmpty(options.task, 'task');
-        return send(
-          transport,
-          {
-            method: 'POST',
-            path: path`/v1/client/allocation/${id}/restart`,
-            query: commonQuery(options),
-            body,
-          },
-          options,
-        );
-      }),
+      attempt(() =>
+        clientAction(transport, allocId, 'signal', options, () => ({
+          Signal: requireNonEmpty(signal, 'signal'),
+        })),
+      ),
+    restart: (allocId, options = {}) => attempt(() => clientAction(transport, allocId, 'restart', options)),
   };
 }

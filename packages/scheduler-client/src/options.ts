@@ -1,4 +1,4 @@
-import type { QueryMeta } from '@sked/http';
+import type { ApiResponse } from '@sked/http';
 import type { WatchOptions as QueryWatchOptions } from '@sked/query';
 import type { FilterInput } from './internal/filter.js';
 
@@ -6,16 +6,12 @@ export type { FilterInput };
 
 /**
  * What every call resolves to: the decoded body and the metadata read from the `X-Svc-*`
- * response headers (index, last contact, known leader, next-page token).
+ * response headers (index, last contact, known leader, next-page token). The transport's
+ * `ApiResponse` under the client's name.
  * @typeParam T - The type of the response body.
  * @since 0.1.0
  */
-export interface Result<T> {
-  /** The decoded response body. */
-  readonly data: T;
-  /** Metadata from the response headers. */
-  readonly meta: QueryMeta;
-}
+export type Result<T> = ApiResponse<T>;
 
 /**
  * Options every call accepts.
