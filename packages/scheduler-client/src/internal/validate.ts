@@ -60,28 +60,22 @@ export function requireAllocId(value: unknown, parameter = 'allocId'): string {
  * even number of hexadecimal characters (the service decodes the prefix to bytes).
  */
 export function requireHexPrefix(value: unknown, parameter: string): string {
-  if (typeof value !== 'string') {
+  const text = requireString(value, parameter);
+  if (!hexPrefixPattern.test(text) || text.length > 36) {
     throw new InvalidRequestError(
-      `${parameter} must be a string, but got ${quote(value)}.`,
+      `${parameter} ${quote(text)} is not a UUID prefix: it may hold only the characters 0-9, a-f and "-", at most 36 of them.`,
       parameter,
       value,
     );
   }
-  if (!hexPrefixPattern.test(value) || value.length > 36) {
+  if (text.replaceAll('-', '').length % 2 !== 0) {
     throw new InvalidRequestError(
-      `${parameter} ${quote(value)} is not a UUID prefix: it may hold only the characters 0-9, a-f and "-", at most 36 of them.`,
+      `${parameter} ${quote(text)} has an odd number of hexadecimal characters; hex prefixes must have an even number of characters (0-9a-f) because the service decodes them to bytes.`,
       parameter,
       value,
     );
   }
-  if (value.replaceAll('-', '').length % 2 !== 0) {
-    throw new InvalidRequestError(
-      `${parameter} ${quote(value)} has an odd number of hexadecimal characters; hex prefixes must have an even number of characters (0-9a-f) because the service decodes them to bytes.`,
-      parameter,
-      value,
-    );
-  }
-  return value;
+  return text;
 }
 
 /** Checks a string parameter (possibly empty). */
