@@ -9,6 +9,7 @@ import { normalizeSignal, type DriverTaskEvent, type TaskDriver, type TaskHandle
 import { createMockDriver } from './drivers/mock.js';
 import { createRawExecDriver } from './drivers/raw-exec.js';
 import { badRequest, ClusterError, notFound } from './errors.js';
+import { newEvaluation } from './evaluations.js';
 import { parseJobHcl, type ParseJobInput } from './hcl.js';
 import { nextLaunch, parseCron } from './internal/cron.js';
 import { formatDuration } from './internal/duration.js';
@@ -381,6 +382,24 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   // ---- evaluations ----------------------------------------------------------------------------
 
+  /** The fields every new evaluation of a job takes from the job and the write. */
+  const evalIdentity = (
+    job: { Namespace: string; ID: string; Type: string; Priority: number; JobModifyIndex: number },
+    index: number,
+  ): Pick<
+    Evaluation,
+    'ID' | 'Namespace' | 'Priority' | 'Type' | 'JobID' | 'JobModifyIndex' | 'CreateIndex' | 'CreateTime'
+  > => ({
+    ID: newId(),
+    Namespace: job.Namespace,
+    Priority: job.Priority,
+    Type: job.Type,
+    JobID: job.ID,
+    JobModifyIndex: job.JobModifyIndex,
+    CreateIndex: index,
+    CreateTime: nowNs(),
+  });
+
   const makeEval = (
     tx: Txn,
     job: { Namespace: string; ID: string; Type: string; Priority: number; JobModifyIndex: number },
@@ -388,38 +407,12 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     priority = 0,
     extra: Partial<Evaluation> = {},
   ): Evaluation => {
-    const e: Evaluation = {
-      ID: newId(),
-      Namespace: job.Namespace,
+    const e = newEvaluation({
+      ...evalIdentity(job, tx.index),
       Priority: priority > 0 ? priority : job.Priority,
-      Type: job.Type,
       TriggeredBy: triggeredBy,
-      JobID: job.ID,
-      JobModifyIndex: job.JobModifyIndex,
-      NodeID: '',
-      NodeModifyIndex: 0,
-      DeploymentID: '',
-      Status: 'pending',
-      StatusDescription: '',
-      Wait: 0,
-      WaitUntil: null,
-      NextEval: '',
-      PreviousEval: '',
-      BlockedEval: '',
-      RelatedEvals: null,
-      FailedTGAllocs: null,
-      ClassEligibility: null,
-      EscapedComputedClass: false,
-      AnnotatePlan: false,
-      QueuedAllocations: null,
-      LeaderACL: '',
-      SnapshotIndex: 0,
-      CreateIndex: tx.index,
-      ModifyIndex: tx.index,
-      CreateTime: nowNs(),
-      ModifyTime: nowNs(),
       ...extra,
-    };
+    });
     tx.put('evals', e);
     evalEvent(tx, e);
     const at = e.WaitUntil ? Date.parse(e.WaitUntil) - nowMs() : timing.evalDelayMs;
@@ -907,37 +900,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     return result as PlanResponse;
   };
 
-  const makeEvalShape = (job: Job, index: number): Evaluation => ({
-    ID: newId(),
-    Namespace: job.Namespace,
-    Priority: job.Priority,
-    Type: job.Type,
-    TriggeredBy: 'job-register',
-    JobID: job.ID,
-    JobModifyIndex: job.JobModifyIndex,
-    NodeID: '',
-    NodeModifyIndex: 0,
-    DeploymentID: '',
-    Status: 'pending',
-    StatusDescription: '',
-    Wait: 0,
-    WaitUntil: null,
-    NextEval: '',
-    PreviousEval: '',
-    BlockedEval: '',
-    RelatedEvals: null,
-    FailedTGAllocs: null,
-    ClassEligibility: null,
-    EscapedComputedClass: false,
-    AnnotatePlan: false,
-    QueuedAllocations: null,
-    LeaderACL: '',
-    SnapshotIndex: 0,
-    CreateIndex: index,
-    ModifyIndex: index,
-    CreateTime: nowNs(),
-    ModifyTime: nowNs(),
-  });
+  const makeEvalShape = (job: Job, index: number): Evaluation =>
+    newEvaluation({ ...evalIdentity(job, index), TriggeredBy: 'job-register' });
 
   const dispatchJob: Cluster['dispatchJob'] = (input) =>
     store.write((tx) => {

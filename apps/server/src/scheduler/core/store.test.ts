@@ -1,11 +1,12 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
+import { newEvaluation } from './evaluations.js';
 import { createStore, jobKey } from './store.js';
 import type { Evaluation } from './types.js';
 
 function evalOf(id: string, jobId: string, index: number): Evaluation {
-  return {
+  return newEvaluation({
     ID: id,
     Namespace: 'default',
     Priority: 50,
@@ -13,29 +14,9 @@ function evalOf(id: string, jobId: string, index: number): Evaluation {
     TriggeredBy: 'job-register',
     JobID: jobId,
     JobModifyIndex: index,
-    NodeID: '',
-    NodeModifyIndex: 0,
-    DeploymentID: '',
-    Status: 'pending',
-    StatusDescription: '',
-    Wait: 0,
-    WaitUntil: null,
-    NextEval: '',
-    PreviousEval: '',
-    BlockedEval: '',
-    RelatedEvals: null,
-    FailedTGAllocs: null,
-    ClassEligibility: null,
-    EscapedComputedClass: false,
-    AnnotatePlan: false,
-    QueuedAllocations: null,
-    LeaderACL: '',
-    SnapshotIndex: 0,
     CreateIndex: index,
-    ModifyIndex: index,
     CreateTime: 0,
-    ModifyTime: 0,
-  };
+  });
 }
 
 describe('createStore', () => {
