@@ -1,50 +1,31 @@
 /**
  * The stored shapes of the scheduler core, written against the field names of spec documents 1
  * and 2 (the wire names). They are structurally compatible with the schemas of `@sked/model`;
- * fields the core does not interpret are carried through untouched.
+ * fields the core does not interpret are carried through untouched. Where the model's static type
+ * fits the stored record exactly (constraints, restart/reschedule/update policies, deployment
+ * states) it is re-exported from `@sked/model` instead of declared here; the others keep a server
+ * shape (the `system` job type, stored fields the model lacks such as `WaitUntil` or
+ * `DispatchIdempotencyToken`, or driver events with free-form types).
  */
+
+import type {
+  Constraint,
+  RestartPolicy,
+  ReschedulePolicy,
+  UpdateStrategy,
+  DeploymentState,
+} from '@sked/model';
+
+export type {
+  Constraint,
+  RestartPolicy,
+  ReschedulePolicy,
+  UpdateStrategy,
+  DeploymentState,
+} from '@sked/model';
 
 /** A free-form JSON object. */
 export type JsonObject = Record<string, unknown>;
-
-/** A placement constraint (`LTarget Operand RTarget`). */
-export interface Constraint {
-  LTarget: string;
-  RTarget: string;
-  Operand: string;
-}
-
-/** Restart policy of a task group or task (durations in ns). */
-export interface RestartPolicy {
-  Attempts: number;
-  Interval: number;
-  Delay: number;
-  Mode: string;
-  RenderTemplates?: boolean;
-}
-
-/** Reschedule policy of a job or task group (durations in ns). */
-export interface ReschedulePolicy {
-  Attempts: number;
-  Interval: number;
-  Delay: number;
-  DelayFunction: string;
-  MaxDelay: number;
-  Unlimited: boolean;
-}
-
-/** Update (rolling deployment) strategy (durations in ns). */
-export interface UpdateStrategy {
-  Stagger: number;
-  MaxParallel: number;
-  HealthCheck: string;
-  MinHealthyTime: number;
-  HealthyDeadline: number;
-  ProgressDeadline: number;
-  AutoRevert: boolean;
-  AutoPromote: boolean;
-  Canary: number;
-}
 
 /** Resources a task asks for. */
 export interface Resources {
@@ -265,21 +246,6 @@ export interface Evaluation {
   ModifyIndex: number;
   CreateTime: number;
   ModifyTime: number;
-}
-
-/** The state of one task group in a deployment. */
-export interface DeploymentState {
-  AutoPromote: boolean;
-  AutoRevert: boolean;
-  DesiredCanaries: number;
-  DesiredTotal: number;
-  HealthyAllocs: number;
-  UnhealthyAllocs: number;
-  PlacedAllocs: number;
-  PlacedCanaries: string[] | null;
-  ProgressDeadline: number;
-  Promoted: boolean;
-  RequireProgressBy: string | null;
 }
 
 /** A deployment. */
