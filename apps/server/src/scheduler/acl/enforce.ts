@@ -17,6 +17,13 @@ export function authenticate(acl: Acl, request: FastifyRequest): Principal {
   return principal;
 }
 
+/** Authenticates the request and answers 403 `Permission denied` unless the principal passes `allowed`. */
+function authorize(acl: Acl, request: FastifyRequest, allowed: (principal: Principal) => boolean): Principal {
+  const principal = authenticate(acl, request);
+  if (!allowed(principal)) throw forbidden('Permission denied');
+  return principal;
+}
+
 /**
  * Requires at least one of the capabilities in a namespace.
  * @param acl - The server's ACL.
@@ -32,11 +39,9 @@ export function requireNamespace(
   namespace: string,
   ...capabilities: readonly NamespaceCapability[]
 ): Principal {
-  const principal = authenticate(acl, request);
-  if (!capabilities.some((capability) => principal.allowNamespace(namespace, capability))) {
-    throw forbidden('Permission denied');
-  }
-  return principal;
+  return authorize(acl, request, (principal) =>
+    capabilities.some((capability) => principal.allowNamespace(namespace, capability)),
+  );
 }
 
 /**
@@ -54,11 +59,9 @@ export function requireAllNamespace(
   namespace: string,
   ...capabilities: readonly NamespaceCapability[]
 ): Principal {
-  const principal = authenticate(acl, request);
-  if (!capabilities.every((capability) => principal.allowNamespace(namespace, capability))) {
-    throw forbidden('Permission denied');
-  }
-  return principal;
+  return authorize(acl, request, (principal) =>
+    capabilities.every((capability) => principal.allowNamespace(namespace, capability)),
+  );
 }
 
 /**
@@ -70,9 +73,7 @@ export function requireAllNamespace(
  * @throws 403 `ACL token not found` or `Permission denied`.
  */
 export function requireNode(acl: Acl, request: FastifyRequest, access: NodeAccess): Principal {
-  const principal = authenticate(acl, request);
-  if (!principal.allowNode(access)) throw forbidden('Permission denied');
-  return principal;
+  return authorize(acl, request, (principal) => principal.allowNode(access));
 }
 
 /**
@@ -83,7 +84,5 @@ export function requireNode(acl: Acl, request: FastifyRequest, access: NodeAcces
  * @throws 403 `ACL token not found` or `Permission denied`.
  */
 export function requireManagement(acl: Acl, request: FastifyRequest): Principal {
-  const principal = authenticate(acl, request);
-  if (!principal.management) throw forbidden('Permission denied');
-  return principal;
+  return authorize(acl, request, (principal) => principal.management);
 }

@@ -12,12 +12,14 @@ import {
   readReverse,
   requireUuid,
 } from '../../http/conventions.js';
-import { forbidden, notFound } from '../../http/errors.js';
+import { forbidden } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
-import { authenticate, requireNamespace, type Principal } from '../acl/index.js';
+import { authenticate, type Principal } from '../acl/index.js';
 import type { Allocation } from '../core/index.js';
 import {
   begin,
+  beginInNamespace,
+  found,
   pageArray,
   setNextToken,
   setWriteIndex,
@@ -79,8 +81,7 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
   };
 
   app.get('/v1/allocations', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { query, namespace } = begin(ctx, request);
-    const principal = requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { query, namespace, principal } = beginInNamespace(ctx, request, 'read-job');
     const perPage = readPerPage(query);
     const reverse = readReverse(query);
     const filterText = readFilter(query);
@@ -132,9 +133,7 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
 
   const lookup = (id: string): Allocation => {
     requireUuid('allocation', id);
-    const alloc = store.allocs.get(id.toLowerCase());
-    if (alloc === undefined) throw notFound('alloc not found');
-    return alloc;
+    return found(store.allocs.get(id.toLowerCase()), 'alloc not found');
   };
   const allow = (
     principal: Principal,

@@ -3,8 +3,9 @@ import { formatProblems, validate } from '@sked/model';
 import type { Static, TSchema } from 'typebox';
 import type { Query } from '../../http/conventions.js';
 import { checkRegion, readNamespace } from '../../http/conventions.js';
-import { badRequest } from '../../http/errors.js';
-import type { Acl } from '../acl/index.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { requireNamespace, type Acl, type Principal } from '../acl/index.js';
+import type { NamespaceCapability } from '../acl/tokens.js';
 import type { Cluster } from '../core/index.js';
 
 /** What the scheduler routes need from the server. */
@@ -36,6 +37,36 @@ export function begin(
   const query = (request.query ?? {}) as Query;
   checkRegion(query, ctx.region);
   return { query, namespace: readNamespace(query) };
+}
+
+/**
+ * {@link begin}, then at least one of the capabilities in the request's namespace.
+ * @param ctx - Route context.
+ * @param request - The request.
+ * @param capabilities - Accepted capabilities (any one suffices).
+ * @returns The query, the namespace and the principal.
+ * @throws 400 `No path to region "<name>"`; 403 `ACL token not found` or `Permission denied`.
+ */
+export function beginInNamespace(
+  ctx: SchedulerRouteContext,
+  request: FastifyRequest,
+  ...capabilities: readonly NamespaceCapability[]
+): { query: Query; namespace: string; principal: Principal } {
+  const { query, namespace } = begin(ctx, request);
+  const principal = requireNamespace(ctx.acl, request, namespace, ...capabilities);
+  return { query, namespace, principal };
+}
+
+/**
+ * The looked-up item, or a 404.
+ * @param item - What a table returned (undefined when absent).
+ * @param message - The 404 message, e.g. `job not found`.
+ * @returns The item.
+ * @throws 404 with `message` when the item is undefined.
+ */
+export function found<T>(item: T | undefined, message: string): T {
+  if (item === undefined) throw notFound(message);
+  return item;
 }
 
 /**

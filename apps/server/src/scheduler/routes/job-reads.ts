@@ -11,12 +11,11 @@ import {
   readReverse,
   queryUint,
 } from '../../http/conventions.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
-import { requireNamespace } from '../acl/index.js';
 import type { Principal } from '../acl/index.js';
 import type { Job, JobSummary, Store } from '../core/index.js';
-import { begin, setNextToken, type SchedulerRouteContext } from './common.js';
+import { beginInNamespace, found, setNextToken, type SchedulerRouteContext } from './common.js';
 
 type Params = { job_id: string };
 
@@ -112,8 +111,7 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
   const store = ctx.cluster.store;
 
   app.get('/v1/jobs', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { query, namespace } = begin(ctx, request);
-    const principal = requireNamespace(ctx.acl, request, namespace, 'list-jobs');
+    const { query, namespace, principal } = beginInNamespace(ctx, request, 'list-jobs');
     const perPage = readPerPage(query);
     const reverse = readReverse(query);
     const filterText = readFilter(query);
@@ -145,36 +143,31 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
   });
 
   const readJob = (namespace: string, id: string): Job => {
-    const job = store.jobs.get(namespaceIdKey(namespace, id));
-    if (job === undefined) throw notFound('job not found');
-    return job;
+    return found(store.jobs.get(namespaceIdKey(namespace, id)), 'job not found');
   };
 
   app.get('/v1/job/:job_id', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { namespace } = beginInNamespace(ctx, request, 'read-job');
     await blockingRead(ctx, request, reply, [store.jobs.watch]);
     return sendJson(request, reply, readJob(namespace, request.params.job_id));
   });
 
   app.get('/v1/job/:job_id/submission', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { query, namespace } = beginInNamespace(ctx, request, 'read-job');
     if (queryString(query, 'version') === undefined || queryString(query, 'version') === '') {
       throw badRequest('The "version" query parameter is required');
     }
     const version = queryUint(query, 'version', 0);
     await blockingRead(ctx, request, reply, [store.submissions.watch]);
-    const submission = store
-      .ofJob('submissions', namespace, request.params.job_id)
-      .find((s) => s.Version === version);
-    if (submission === undefined) throw notFound('job source not found');
+    const submission = found(
+      store.ofJob('submissions', namespace, request.params.job_id).find((s) => s.Version === version),
+      'job source not found',
+    );
     return sendJson(request, reply, submission);
   });
 
   app.get('/v1/job/:job_id/versions', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { query, namespace } = beginInNamespace(ctx, request, 'read-job');
     const diffs = queryBool(query, 'diffs', false);
     const index = await blockingRead(ctx, request, reply, [store.jobVersions.watch]);
     const { Versions, Diffs } = ctx.cluster.jobVersions({ namespace, id: request.params.job_id, diffs });
@@ -188,8 +181,7 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
   });
 
   app.get('/v1/job/:job_id/allocations', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { query, namespace } = beginInNamespace(ctx, request, 'read-job');
     const all = queryBool(query, 'all', false);
     await blockingRead(ctx, request, reply, [store.allocs.watch]);
     const job = store.jobs.get(namespaceIdKey(namespace, request.params.job_id));
@@ -201,8 +193,7 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
   });
 
   app.get('/v1/job/:job_id/evaluations', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { namespace } = beginInNamespace(ctx, request, 'read-job');
     await blockingRead(ctx, request, reply, [store.evals.watch]);
     return sendJson(request, reply, store.ofJob('evals', namespace, request.params.job_id));
   });
@@ -215,27 +206,26 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
   };
 
   app.get('/v1/job/:job_id/deployments', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { query, namespace } = beginInNamespace(ctx, request, 'read-job');
     const all = queryBool(query, 'all', false);
     await blockingRead(ctx, request, reply, [store.deployments.watch]);
     return sendJson(request, reply, deploymentsOf(namespace, request.params.job_id, all).reverse());
   });
 
   app.get('/v1/job/:job_id/deployment', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { namespace } = beginInNamespace(ctx, request, 'read-job');
     await blockingRead(ctx, request, reply, [store.deployments.watch]);
     const list = deploymentsOf(namespace, request.params.job_id, false);
     return sendJson(request, reply, list.at(-1) ?? null);
   });
 
   app.get('/v1/job/:job_id/summary', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'read-job');
+    const { namespace } = beginInNamespace(ctx, request, 'read-job');
     await blockingRead(ctx, request, reply, [store.summaries.watch]);
-    const summary = store.summaries.get(namespaceIdKey(namespace, request.params.job_id));
-    if (summary === undefined) throw notFound('job not found');
+    const summary = found(
+      store.summaries.get(namespaceIdKey(namespace, request.params.job_id)),
+      'job not found',
+    );
     return sendJson(request, reply, summary);
   });
 }

@@ -12,7 +12,13 @@ import { sendJson } from '../../http/app.js';
 import { queryBool, queryString, queryUint } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
 import { authenticate, requireNamespace } from '../acl/index.js';
-import { begin, setWriteIndex, validateBody, type SchedulerRouteContext } from './common.js';
+import {
+  begin,
+  beginInNamespace,
+  setWriteIndex,
+  validateBody,
+  type SchedulerRouteContext,
+} from './common.js';
 
 type Params = { job_id: string };
 
@@ -78,8 +84,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id', register);
 
   const parse = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'parse-job', 'submit-job');
+    const { namespace } = beginInNamespace(ctx, request, 'parse-job', 'submit-job');
     const body = validateBody(JobParseRequest, request.body);
     const job = await cluster.parseJob({
       hcl: body.JobHCL,
@@ -119,8 +124,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/plan', plan);
 
   const dispatch = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'dispatch-job');
+    const { query, namespace } = beginInNamespace(ctx, request, 'dispatch-job');
     const body = validateBody(JobDispatchRequest, request.body ?? {});
     const payload = body.Payload ?? '';
     if (payload !== '') {
@@ -154,8 +158,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   };
 
   const revert = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
     const body = validateBody(JobRevertRequest, request.body);
     checkBodyJobId(body.JobID, request.params.job_id);
     const result = cluster.revertJob({
@@ -173,8 +176,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/revert', revert);
 
   const stable = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
     const body = validateBody(JobStabilityRequest, request.body);
     checkBodyJobId(body.JobID, request.params.job_id);
     const result = cluster.setJobStability({
@@ -190,8 +192,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/stable', stable);
 
   const evaluate = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
     const body =
       request.body === undefined
         ? { JobID: request.params.job_id }
@@ -209,8 +210,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/evaluate', evaluate);
 
   const force = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'dispatch-job', 'submit-job');
+    const { namespace } = beginInNamespace(ctx, request, 'dispatch-job', 'submit-job');
     const result = cluster.forcePeriodic({ namespace, id: request.params.job_id });
     setWriteIndex(reply, store.index);
     return sendJson(request, reply, result);
@@ -219,8 +219,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/periodic/force', force);
 
   app.delete('/v1/job/:job_id', (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'submit-job');
+    const { query, namespace } = beginInNamespace(ctx, request, 'submit-job');
     const purge = queryBool(query, 'purge', false);
     const global = queryBool(query, 'global', false);
     const noShutdownDelay = queryBool(query, 'no_shutdown_delay', false);

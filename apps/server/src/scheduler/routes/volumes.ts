@@ -11,11 +11,17 @@ import {
   readPrefix,
   readReverse,
 } from '../../http/conventions.js';
-import { badRequest, notFound } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
-import { requireNamespace } from '../acl/index.js';
 import type { Allocation, CsiVolume } from '../core/index.js';
-import { begin, setNextToken, setWriteIndex, validateBody, type SchedulerRouteContext } from './common.js';
+import {
+  beginInNamespace,
+  found,
+  setNextToken,
+  setWriteIndex,
+  validateBody,
+  type SchedulerRouteContext,
+} from './common.js';
 import { allocListItem } from './allocations.js';
 
 type Params = { volume_id: string };
@@ -52,8 +58,7 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
     }));
 
   app.get('/v1/volumes', async (request: FastifyRequest, reply: FastifyReply) => {
-    const { query, namespace } = begin(ctx, request);
-    const principal = requireNamespace(ctx.acl, request, namespace, 'csi-list-volume');
+    const { query, namespace, principal } = beginInNamespace(ctx, request, 'csi-list-volume');
     const type = queryString(query, 'type') ?? '';
     if (type !== '' && type !== 'csi') throw badRequest(`Unsupported volume type ${JSON.stringify(type)}`);
     const perPage = readPerPage(query);
@@ -91,14 +96,11 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
   });
 
   const readVolume = (namespace: string, id: string): CsiVolume => {
-    const volume = store.volumes.get(namespaceIdKey(namespace, id));
-    if (volume === undefined) throw notFound('volume not found');
-    return volume;
+    return found(store.volumes.get(namespaceIdKey(namespace, id)), 'volume not found');
   };
 
   app.get('/v1/volume/csi/:volume_id', async (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'csi-read-volume');
+    const { namespace } = beginInNamespace(ctx, request, 'csi-read-volume');
     await blockingRead(ctx, request, reply, [store.volumes.watch, store.allocs.watch]);
     const volume = readVolume(namespace, request.params.volume_id);
     const { Claims: _claims, Secrets: _secrets, ...rest } = volume;
@@ -122,8 +124,7 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
   });
 
   app.put('/v1/volume/csi/:volume_id', (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'csi-write-volume');
+    const { namespace } = beginInNamespace(ctx, request, 'csi-write-volume');
     const body = validateBody(CsiVolumeRegisterRequest, request.body);
     const result = ctx.cluster.registerVolume({
       namespace,
@@ -135,8 +136,7 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
   });
 
   app.delete('/v1/volume/csi/:volume_id', (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'csi-write-volume');
+    const { query, namespace } = beginInNamespace(ctx, request, 'csi-write-volume');
     const force = queryBool(query, 'force', false);
     const result = ctx.cluster.deregisterVolume({ namespace, id: request.params.volume_id, force });
     setWriteIndex(reply, store.index);
@@ -144,8 +144,7 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
   });
 
   app.delete('/v1/volume/csi/:volume_id/detach', (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = begin(ctx, request);
-    requireNamespace(ctx.acl, request, namespace, 'csi-write-volume');
+    const { query, namespace } = beginInNamespace(ctx, request, 'csi-write-volume');
     const node = queryString(query, 'node') ?? '';
     if (node === '') throw badRequest('The "node" query parameter is required');
     const result = ctx.cluster.detachVolume({ namespace, id: request.params.volume_id, node });
