@@ -1,6 +1,6 @@
 import { spawn as spawnChild } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { findProgram, signalGroup } from '../core/internal/process.js';
 import * as pty from 'node-pty';
 
 /** What an exec process reports. */
@@ -69,16 +69,6 @@ export class ExecCommandError extends Error {
   }
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Finds the program the way a shell does: a name with a slash is taken relative to `cwd`, any other
  * is searched on the `PATH` of `env`.
@@ -86,17 +76,14 @@ function isExecutableFile(path: string): boolean {
  * @throws {@link ExecCommandError} when there is no such executable.
  */
 export function resolveProgram(program: string, cwd: string, env: Readonly<Record<string, string>>): string {
-  if (program.includes('/')) {
-    const path = isAbsolute(program) ? program : resolve(cwd, program);
-    if (isExecutableFile(path)) return path;
-    throw new ExecCommandError(program, `command ${JSON.stringify(program)} is not an executable file`);
-  }
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const path = join(isAbsolute(dir) ? dir : resolve(cwd, dir), program);
-    if (isExecutableFile(path)) return path;
-  }
-  throw new ExecCommandError(program, `command ${JSON.stringify(program)} was not found on the task's PATH`);
+  const path = findProgram(program, cwd, env);
+  if (path !== undefined) return path;
+  throw new ExecCommandError(
+    program,
+    program.includes('/')
+      ? `command ${JSON.stringify(program)} is not an executable file`
+      : `command ${JSON.stringify(program)} was not found on the task's PATH`,
+  );
 }
 
 /** Exit code of a process: its code, or 128 + the signal number when a signal ended it. */
@@ -119,23 +106,11 @@ export function exitCodeOf(code: number | null, signal: NodeJS.Signals | number 
   return 0;
 }
 
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
-}
-
 function scheduleKill(pid: number, exited: () => boolean, graceMs: number): void {
   if (exited()) return;
-  killGroup(pid, 'SIGHUP');
+  signalGroup(pid, 'SIGHUP');
   const timer = setTimeout(() => {
-    if (!exited()) killGroup(pid, 'SIGKILL');
+    if (!exited()) signalGroup(pid, 'SIGKILL');
   }, graceMs);
   timer.unref();
 }

@@ -5,6 +5,7 @@ import { secretFromHeaders } from '../acl/index.js';
 import { parseClientFrame, serverFrame, type ExecClientMessage } from './frames.js';
 import { parseExecParams, type ExecParams } from './params.js';
 import { ExecCommandError, spawnExecProcess, type ExecProcess } from './process.js';
+import { defaultBaseEnv } from '../core/internal/process.js';
 
 /** Close code for a client-side problem: bad parameters, permission, unknown alloc or task. */
 export const CLOSE_POLICY = 1008;
@@ -98,15 +99,6 @@ export function closeReason(message: string): string {
   let out = message;
   while (Buffer.byteLength(`${out}…`) > 123) out = out.slice(0, -1);
   return `${out}…`;
-}
-
-function defaultBaseEnv(): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin' };
-  for (const name of ['HOME', 'LANG', 'TZ']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
 }
 
 function textOf(data: unknown): string {

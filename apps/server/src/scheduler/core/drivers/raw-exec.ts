@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, openSync, closeSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { mkdirSync, openSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { defaultBaseEnv, findProgram, signalGroup } from '../internal/process.js';
 import {
   normalizeSignal,
   SIGNAL_NUMBERS,
@@ -29,42 +30,6 @@ export interface RawExecDriverOptions {
   readonly baseEnv?: Readonly<Record<string, string>>;
 }
 
-function defaultBaseEnv(): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin' };
-  for (const name of ['HOME', 'LANG', 'TZ']) {
-    const value = process.env[name];
-    if (value !== undefined) env[name] = value;
-  }
-  return env;
-}
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function findProgram(
-  program: string,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-): string | undefined {
-  if (program.includes('/')) {
-    const path = isAbsolute(program) ? program : resolve(cwd, program);
-    return isExecutableFile(path) ? path : undefined;
-  }
-  for (const dir of (env['PATH'] ?? '').split(delimiter)) {
-    if (dir === '') continue;
-    const path = join(isAbsolute(dir) ? dir : resolve(cwd, dir), program);
-    if (isExecutableFile(path)) return path;
-  }
-  return undefined;
-}
-
 /** Validates a raw_exec Config: the command and its arguments, or the sentence saying what is wrong. */
 export function parseRawExecConfig(
   config: Readonly<Record<string, unknown>>,
@@ -88,18 +53,6 @@ export function parseRawExecConfig(
     };
   }
   return { ok: true, command, args: (args as string[] | undefined | null) ?? [] };
-}
-
-function signalGroup(pid: number, signal: string): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // already gone
-    }
-  }
 }
 
 /**
