@@ -1163,45 +1163,40 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     return running;
   };
 
+  /** Records a user's task event on the live tasks of an allocation (the one named, or all of them). */
+  const userTaskEvent = (
+    allocId: string,
+    task: string | undefined,
+    type: string,
+    fields: Partial<TaskEvent>,
+  ): { tasks: string[]; run: ReturnType<typeof runs.get> } => {
+    const a = store.allocs.get(allocId);
+    if (!a) throw notFound('alloc not found');
+    const tasks = liveTask(a, task);
+    const run = runs.get(a.ID);
+    clientUpdate(a.ID, (_x, states) => {
+      for (const t of tasks) addEvent(states, t, te(type, nowMs(), fields));
+    });
+    return { tasks, run };
+  };
+
   const signalAlloc: Cluster['signalAlloc'] = (input) => {
     const sig = input.signal === undefined || input.signal === '' ? 'SIGKILL' : input.signal;
     const name = normalizeSignal(sig);
     if (!name) throw badRequest(`Unknown signal "${sig}"`);
-    const a = store.allocs.get(input.allocId);
-    if (!a) throw notFound('alloc not found');
-    const tasks = liveTask(a, input.task);
-    const run = runs.get(a.ID);
-    clientUpdate(a.ID, (_x, states) => {
-      for (const t of tasks)
-        addEvent(
-          states,
-          t,
-          te('Signaling', nowMs(), {
-            TaskSignal: name,
-            TaskSignalReason: 'User requested signal',
-            DisplayMessage: `Task being sent signal ${name}: User requested signal`,
-          }),
-        );
+    const { tasks, run } = userTaskEvent(input.allocId, input.task, 'Signaling', {
+      TaskSignal: name,
+      TaskSignalReason: 'User requested signal',
+      DisplayMessage: `Task being sent signal ${name}: User requested signal`,
     });
     for (const t of tasks) run?.tasks.get(t)?.handle?.signal(name);
     return {};
   };
 
   const restartAlloc: Cluster['restartAlloc'] = (input) => {
-    const a = store.allocs.get(input.allocId);
-    if (!a) throw notFound('alloc not found');
-    const tasks = liveTask(a, input.task);
-    const run = runs.get(a.ID);
-    clientUpdate(a.ID, (_x, states) => {
-      for (const t of tasks)
-        addEvent(
-          states,
-          t,
-          te('Restart Signaled', nowMs(), {
-            RestartReason: 'User requested restart',
-            DisplayMessage: 'User requested task to restart',
-          }),
-        );
+    const { tasks, run } = userTaskEvent(input.allocId, input.task, 'Restart Signaled', {
+      RestartReason: 'User requested restart',
+      DisplayMessage: 'User requested task to restart',
     });
     for (const t of tasks) {
       const tr = run?.tasks.get(t);

@@ -1,19 +1,19 @@
 import type { Evaluation } from './types.js';
 
 /** What identifies a new evaluation; every other field of {@link newEvaluation}'s result has its default. */
-export interface NewEvaluation extends Partial<Evaluation> {
-  ID: string;
-  Namespace: string;
-  Priority: number;
-  Type: string;
-  TriggeredBy: string;
-  JobID: string;
-  JobModifyIndex: number;
-  /** Raft index of the creating write; also the ModifyIndex unless one is given. */
-  CreateIndex: number;
-  /** Unix nanoseconds; also the ModifyTime unless one is given. */
-  CreateTime: number;
-}
+export type NewEvaluation = Pick<
+  Evaluation,
+  | 'ID'
+  | 'Namespace'
+  | 'Priority'
+  | 'Type'
+  | 'TriggeredBy'
+  | 'JobID'
+  | 'JobModifyIndex'
+  | 'CreateIndex'
+  | 'CreateTime'
+> &
+  Partial<Evaluation>;
 
 /**
  * A complete pending evaluation: the given fields over the defaults (no node, no deployment, no wait, no
