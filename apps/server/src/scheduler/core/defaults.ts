@@ -41,10 +41,11 @@ const obj = (v: unknown): Record<string, unknown> | undefined =>
 export function canonicalize(input: unknown, options: { region: string; namespace?: string }): Job {
   const o = obj(input) ?? {};
   const namespace = (typeof o['Namespace'] === 'string' ? o['Namespace'] : '') || options.namespace;
-  const job = canonicalizeJob(
+  // The input may carry a type outside the model's JobType (`system`); canonicalizeJob keeps it as given.
+  const job: Omit<Job, 'DispatchIdempotencyToken'> = canonicalizeJob(
     { ...o, ...(namespace ? { Namespace: namespace } : {}) } as unknown as JobInput,
     { region: options.region },
-  ) as unknown as Job;
+  );
   const token = o['DispatchIdempotencyToken'];
   return {
     ...job,
@@ -98,7 +99,7 @@ export function jobProblems(job: Job): string[] {
       p.push(`${where} count must be a non-negative integer, got ${g.Count}.`);
     if (g.Tasks.length === 0) p.push(`${where} has no tasks.`);
     checkConstraints(g.Constraints, where, p);
-    if (!['fail', 'delay'].includes(g.RestartPolicy.Mode))
+    if (g.RestartPolicy && !['fail', 'delay'].includes(g.RestartPolicy.Mode))
       p.push(`${where} restart policy mode "${g.RestartPolicy.Mode}" is invalid: expected fail or delay.`);
     if (
       g.ReschedulePolicy &&

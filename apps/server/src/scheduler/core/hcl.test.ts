@@ -228,7 +228,10 @@ describe('hostile input', () => {
       { hcl: 'job "x" {\n  telemetry {\n    policies = ["a"]\n    change_mode = "restart"\n  }\n}\n' },
       opts,
     );
-    expect(job['Telemetry']).toEqual({ Policies: ['a'], ChangeMode: 'restart' });
+    expect((job as unknown as Record<string, unknown>)['Telemetry']).toEqual({
+      Policies: ['a'],
+      ChangeMode: 'restart',
+    });
   });
 });
 

@@ -90,7 +90,7 @@ export function groupAsk(g: TaskGroup): {
       Networks: t.Resources.Networks,
     };
   }
-  return { cpu, memory, disk: g.EphemeralDisk.SizeMB, tasks };
+  return { cpu, memory, disk: g.EphemeralDisk?.SizeMB ?? 0, tasks };
 }
 
 function emptyMetric(): AllocMetric {

@@ -2,21 +2,19 @@
  * The stored shapes of the scheduler core, written against the field names of spec documents 1
  * and 2 (the wire names). They are structurally compatible with the schemas of `@sked/model`;
  * fields the core does not interpret are carried through untouched. Where the model's static type
- * fits the stored record exactly (constraints, restart/reschedule/update policies, deployment
- * states) it is re-exported from `@sked/model` instead of declared here; the others keep a server
- * shape (the `system` job type, stored fields the model lacks such as `WaitUntil` or
- * `DispatchIdempotencyToken`, or driver events with free-form types).
+ * fits the stored record (task groups, tasks, resources, volume requests, constraints, policies,
+ * deployment states) it is re-exported from `@sked/model` instead of declared here, and Job extends
+ * the model's; the others keep a server shape (stored fields the model lacks such as `WaitUntil` or
+ * `ModifyTime`, or driver events with free-form types).
  */
 
-import type {
-  Constraint,
-  RestartPolicy,
-  ReschedulePolicy,
-  UpdateStrategy,
-  DeploymentState,
-} from '@sked/model';
+import type { DeploymentState, Job as ModelJob } from '@sked/model';
 
 export type {
+  Resources,
+  Task,
+  VolumeRequest,
+  TaskGroup,
   Constraint,
   RestartPolicy,
   ReschedulePolicy,
@@ -27,140 +25,18 @@ export type {
 /** A free-form JSON object. */
 export type JsonObject = Record<string, unknown>;
 
-/** Resources a task asks for. */
-export interface Resources {
-  CPU: number;
-  Cores?: number;
-  MemoryMB: number;
-  MemoryMaxMB?: number;
-  DiskMB: number;
-  IOPS: number;
-  Networks: unknown[] | null;
-  Devices: unknown[] | null;
-}
-
-/** A task of a task group. */
-export interface Task {
-  Name: string;
-  Driver: string;
-  User: string;
-  Config: JsonObject | null;
-  Env: Record<string, string> | null;
-  Services: unknown[] | null;
-  Templates: unknown[] | null;
-  Constraints: Constraint[] | null;
-  Affinities: unknown[] | null;
-  Spreads?: unknown[] | null;
-  Resources: Resources;
-  RestartPolicy: RestartPolicy | null;
-  DispatchPayload: { File: string } | null;
-  Meta: Record<string, string> | null;
-  KillTimeout: number;
-  KillSignal: string;
-  Kind: string;
-  LogConfig: { Disabled?: boolean; MaxFiles: number; MaxFileSizeMB: number } | null;
-  Artifacts: unknown[] | null;
-  Leader: boolean;
-  Lifecycle: { Hook: string; Sidecar: boolean } | null;
-  CSIPluginConfig: unknown;
-  ScalingPolicies: unknown[] | null;
-  VolumeMounts: unknown[] | null;
-  ShutdownDelay: number;
-  [extra: string]: unknown;
-}
-
-/** A volume request of a task group. */
-export interface VolumeRequest {
-  Name: string;
+/**
+ * A job as stored: the model's Job (what `canonicalizeJob` returns), plus this server's own: the
+ * `system` type (a Type outside the model's JobType) and the dispatch idempotency token; Status is
+ * any string the core writes.
+ */
+export interface Job extends Omit<ModelJob, 'Type' | 'Status'> {
+  /** `service`, `batch`, `sysbatch` or `system`. */
   Type: string;
-  Source: string;
-  ReadOnly: boolean;
-  AccessMode?: string;
-  AttachmentMode?: string;
-  PerAlloc?: boolean;
-  [extra: string]: unknown;
-}
-
-/** A task group. */
-export interface TaskGroup {
-  Name: string;
-  Count: number;
-  Constraints: Constraint[] | null;
-  Affinities: unknown[] | null;
-  Spreads: unknown[] | null;
-  Tasks: Task[];
-  RestartPolicy: RestartPolicy;
-  ReschedulePolicy: ReschedulePolicy | null;
-  Migrate: JsonObject | null;
-  Update: UpdateStrategy | null;
-  EphemeralDisk: { Sticky: boolean; SizeMB: number; Migrate: boolean };
-  Networks: unknown[] | null;
-  Services: unknown[] | null;
-  Volumes: Record<string, VolumeRequest> | null;
-  Scaling: unknown;
-  Meta: Record<string, string> | null;
-  ShutdownDelay: number | null;
-  StopAfterClientDisconnect: number | null;
-  MaxClientDisconnect: number | null;
-  [extra: string]: unknown;
-}
-
-/** Periodic launch configuration. */
-export interface PeriodicConfig {
-  Enabled: boolean;
-  Spec: string;
-  SpecType: string;
-  ProhibitOverlap: boolean;
-  TimeZone?: string;
-}
-
-/** Parameterized job configuration. */
-export interface ParameterizedJobConfig {
-  Payload: string;
-  MetaRequired: string[] | null;
-  MetaOptional: string[] | null;
-}
-
-/** A job, as stored (every field present). */
-export interface Job {
-  Region: string;
-  Namespace: string;
-  ID: string;
-  ParentID: string;
-  Name: string;
-  Type: string;
-  Priority: number;
-  AllAtOnce: boolean;
-  Datacenters: string[];
-  NodePool: string;
-  Constraints: Constraint[] | null;
-  Affinities: unknown[] | null;
-  Spreads: unknown[] | null;
-  TaskGroups: TaskGroup[];
-  Update: UpdateStrategy | JsonObject | null;
-  Migrate: JsonObject | null;
-  Reschedule: ReschedulePolicy | null;
-  Periodic: PeriodicConfig | null;
-  ParameterizedJob: ParameterizedJobConfig | null;
-  Payload: string | null;
-  Multiregion: unknown;
-  Meta: Record<string, string> | null;
-  Dispatched: boolean;
-  DispatchIdempotencyToken: string;
-  Stop: boolean;
-  Stable: boolean;
-  Version: number;
-  SubmitTime: number;
+  /** `pending`, `running` or `dead`. */
   Status: string;
-  StatusDescription: string;
-  CreateIndex: number;
-  ModifyIndex: number;
-  JobModifyIndex: number;
-  MeshToken: string;
-  SecretsToken: string;
-  SvcTokenID: string;
-  SecretsNamespace: string;
-  [extra: string]: unknown;
+  /** The token of the dispatch that created this child (`""` otherwise). */
+  DispatchIdempotencyToken: string;
 }
 
 /** Per task group counts of a JobSummary. */
