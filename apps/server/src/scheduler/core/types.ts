@@ -8,7 +8,12 @@
  * `ModifyTime`, or driver events with free-form types).
  */
 
-import type { DeploymentState, Job as ModelJob } from '@sked/model';
+import type {
+  Deployment as ModelDeployment,
+  Evaluation as ModelEvaluation,
+  Job as ModelJob,
+  TaskEvent as ModelTaskEvent,
+} from '@sked/model';
 
 export type {
   Resources,
@@ -91,84 +96,29 @@ export interface AllocMetric {
   CoalescedFailures: number;
 }
 
-/** An evaluation. */
-export interface Evaluation {
-  ID: string;
-  Namespace: string;
-  Priority: number;
-  Type: string;
+/**
+ * An evaluation as stored: the model's Evaluation with free trigger and status strings, this
+ * server's placement metrics, and the fields the model leaves out (WaitUntil, RelatedEvals, LeaderACL).
+ */
+export interface Evaluation extends Omit<ModelEvaluation, 'TriggeredBy' | 'Status' | 'FailedTGAllocs'> {
   TriggeredBy: string;
-  JobID: string;
-  JobModifyIndex: number;
-  NodeID: string;
-  NodeModifyIndex: number;
-  DeploymentID: string;
   Status: string;
-  StatusDescription: string;
-  Wait: number;
-  WaitUntil: string | null;
-  NextEval: string;
-  PreviousEval: string;
-  BlockedEval: string;
-  RelatedEvals: unknown[] | null;
   FailedTGAllocs: Record<string, AllocMetric> | null;
-  ClassEligibility: Record<string, boolean> | null;
-  EscapedComputedClass: boolean;
-  AnnotatePlan: boolean;
-  QueuedAllocations: Record<string, number> | null;
+  WaitUntil: string | null;
+  RelatedEvals: unknown[] | null;
   LeaderACL: string;
-  SnapshotIndex: number;
-  CreateIndex: number;
-  ModifyIndex: number;
-  CreateTime: number;
-  ModifyTime: number;
 }
 
-/** A deployment. */
-export interface Deployment {
-  ID: string;
-  Namespace: string;
-  JobID: string;
-  JobVersion: number;
-  JobCreateIndex: number;
-  JobModifyIndex: number;
-  JobSpecModifyIndex: number;
-  EvalPriority: number;
-  IsMultiregion: boolean;
+/** A deployment as stored: the model's Deployment with a free status string and its creation and change times. */
+export interface Deployment extends Omit<ModelDeployment, 'Status'> {
   Status: string;
-  StatusDescription: string;
-  TaskGroups: Record<string, DeploymentState>;
-  CreateIndex: number;
-  ModifyIndex: number;
   CreateTime: number;
   ModifyTime: number;
 }
 
-/** A task event. */
-export interface TaskEvent {
+/** A task event: the model's TaskEvent with a free type string (driver events) and GenericSource. */
+export interface TaskEvent extends Omit<ModelTaskEvent, 'Type'> {
   Type: string;
-  Time: number;
-  DisplayMessage: string;
-  Details: Record<string, string>;
-  FailsTask: boolean;
-  RestartReason: string;
-  SetupError: string;
-  DriverError: string;
-  Message: string;
-  KillError: string;
-  KillReason: string;
-  DownloadError: string;
-  ValidationError: string;
-  FailedSibling: string;
-  SecretsError: string;
-  TaskSignalReason: string;
-  TaskSignal: string;
-  DriverMessage: string;
-  ExitCode: number;
-  Signal: number;
-  KillTimeout: number;
-  StartDelay: number;
-  DiskLimit: number;
   GenericSource: string;
 }
 
