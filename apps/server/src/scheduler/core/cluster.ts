@@ -345,7 +345,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       FilterKeys: [a.JobID, a.EvalID, ...(a.DeploymentID ? [a.DeploymentID] : [])],
       Payload: { Allocation: stripJob(a) },
     });
-  const evalEvent = (tx: Txn, e: Evaluation): void => {
+  /** Stores an evaluation and emits its EvaluationUpdated event. */
+  const putEval = (tx: Txn, e: Evaluation): void => {
+    tx.put('evals', e);
     tx.emit({
       Topic: 'Evaluation',
       Type: 'EvaluationUpdated',
@@ -377,6 +379,11 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       FilterKeys: [d.JobID],
       Payload: { Deployment: d },
     });
+  /** Stores a deployment and emits a deployment event of `type`. */
+  const putDeployment = (tx: Txn, type: string, d: Deployment): void => {
+    tx.put('deployments', d);
+    deploymentEvent(tx, type, d);
+  };
   const nodeEvent = (tx: Txn, type: string, n: Node, topic = 'Node'): void =>
     tx.emit({ Topic: topic, Type: type, Key: n.ID, Namespace: '', FilterKeys: null, Payload: { Node: n } });
 
@@ -413,8 +420,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       TriggeredBy: triggeredBy,
       ...extra,
     });
-    tx.put('evals', e);
-    evalEvent(tx, e);
+    putEval(tx, e);
     const at = e.WaitUntil ? Date.parse(e.WaitUntil) - nowMs() : timing.evalDelayMs;
     if (e.Status === 'pending') tx.after(() => enqueue(e.ID, Math.max(timing.evalDelayMs, at)));
     return e;
@@ -464,14 +470,12 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       store.write((tx) => {
         const ev = tx.get('evals', id);
         if (!ev) return;
-        const failed = {
+        putEval(tx, {
           ...ev,
           Status: 'failed',
           StatusDescription: `scheduler error: ${String(error)}`,
           ModifyIndex: tx.index,
-        };
-        tx.put('evals', failed);
-        evalEvent(tx, failed);
+        });
       });
     } finally {
       forceReschedule.delete(id);
@@ -525,13 +529,11 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     }
     for (const d of plan.cancelled) {
       const c = { ...d, ModifyIndex: tx.index, ModifyTime: nowNs() };
-      tx.put('deployments', c);
-      deploymentEvent(tx, 'DeploymentStatusUpdate', c);
+      putDeployment(tx, 'DeploymentStatusUpdate', c);
     }
     if (plan.deployment) {
       const d = { ...plan.deployment, ModifyIndex: tx.index, ModifyTime: nowNs() };
-      tx.put('deployments', d);
-      deploymentEvent(tx, 'PlanResult', d);
+      putDeployment(tx, 'PlanResult', d);
       if (d.Status === 'running') completeIfHealthy(tx, d);
       tx.after(() => armProgressDeadline(d.ID));
     }
@@ -563,8 +565,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       const existing = others[0];
       if (existing) {
         const b = { ...existing, FailedTGAllocs: failed, QueuedAllocations: queued, ModifyIndex: tx.index };
-        tx.put('evals', b);
-        evalEvent(tx, b);
+        putEval(tx, b);
         updated.BlockedEval = existing.ID;
       } else {
         const b = makeEval(tx, job, ev.TriggeredBy, ev.Priority, {
@@ -579,18 +580,15 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       }
     } else if (!failed) {
       for (const o of others) {
-        const c = {
+        putEval(tx, {
           ...o,
           Status: 'cancelled',
           StatusDescription: 'canceled after more recent eval was processed',
           ModifyIndex: tx.index,
-        };
-        tx.put('evals', c);
-        evalEvent(tx, c);
+        });
       }
     }
-    tx.put('evals', updated);
-    evalEvent(tx, updated);
+    putEval(tx, updated);
     refreshJob(tx, ev.Namespace, ev.JobID);
   };
 
@@ -1383,8 +1381,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       d.StatusDescription = 'Deployment is running';
       d.ModifyIndex = tx.index;
       d.ModifyTime = nowNs();
-      tx.put('deployments', d);
-      deploymentEvent(tx, 'DeploymentPromotion', d);
+      putDeployment(tx, 'DeploymentPromotion', d);
       const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
       if (!job) throw notFound('job not found');
       const e = makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
@@ -2031,16 +2028,14 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
           .at(-1);
         if (stable) {
           d.StatusDescription += ` - rolling back to job version ${stable.Version}`;
-          tx.put('deployments', d);
-          deploymentEvent(tx, 'DeploymentStatusUpdate', d);
+          putDeployment(tx, 'DeploymentStatusUpdate', d);
           const reverted = upsertJob(tx, { ...stable, Status: job.Status }, job);
           makeEval(tx, reverted, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
           return;
         }
         d.StatusDescription += ' - no stable job version to auto revert to';
       }
-      tx.put('deployments', d);
-      deploymentEvent(tx, 'DeploymentStatusUpdate', d);
+      putDeployment(tx, 'DeploymentStatusUpdate', d);
       return;
     }
     deploymentEvent(tx, 'DeploymentAllocHealth', d);
@@ -2058,8 +2053,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       ) {
         for (const g of groups) if (g.DesiredCanaries > 0) g.Promoted = true;
         d.StatusDescription = 'Deployment is running';
-        tx.put('deployments', d);
-        deploymentEvent(tx, 'DeploymentPromotion', d);
+        putDeployment(tx, 'DeploymentPromotion', d);
       } else {
         if (groups.every((g) => g.DesiredCanaries === 0 || g.Promoted || canariesHealthy(g)))
           d.StatusDescription = 'Deployment is running but requires manual promotion';
@@ -2083,8 +2077,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     ) {
       d.Status = 'successful';
       d.StatusDescription = 'Deployment completed successfully';
-      tx.put('deployments', d);
-      deploymentEvent(tx, 'DeploymentStatusUpdate', d);
+      putDeployment(tx, 'DeploymentStatusUpdate', d);
       deploymentTimers.get(d.ID)?.cancel();
       const v = tx.get('jobVersions', versionKey(d.Namespace, d.JobID, d.JobVersion));
       if (v) tx.put('jobVersions', { ...v, Stable: true });
@@ -2117,8 +2110,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
             StatusDescription: 'Failed due to progress deadline',
             ModifyIndex: tx.index,
           };
-          tx.put('deployments', f);
-          deploymentEvent(tx, 'DeploymentStatusUpdate', f);
+          putDeployment(tx, 'DeploymentStatusUpdate', f);
         });
       }, deadline),
     );
