@@ -190,6 +190,16 @@ export interface Allocation {
   ModifyTime: number;
 }
 
+/** A node's total or reserved resources in the legacy flat form (CPU in MHz, memory and disk in MB). */
+export interface NodeResourceTotals {
+  CPU: number;
+  MemoryMB: number;
+  DiskMB: number;
+  IOPS: number;
+  Networks: unknown[] | null;
+  Devices: unknown[] | null;
+}
+
 /** A simulated client node. */
 export interface Node {
   ID: string;
@@ -211,22 +221,8 @@ export interface Node {
     Devices: unknown[] | null;
   };
   ReservedResources: { Cpu: { CpuShares: number }; Memory: { MemoryMB: number }; Disk: { DiskMB: number } };
-  Resources: {
-    CPU: number;
-    MemoryMB: number;
-    DiskMB: number;
-    IOPS: number;
-    Networks: unknown[] | null;
-    Devices: unknown[] | null;
-  };
-  Reserved: {
-    CPU: number;
-    MemoryMB: number;
-    DiskMB: number;
-    IOPS: number;
-    Networks: unknown[] | null;
-    Devices: unknown[] | null;
-  };
+  Resources: NodeResourceTotals;
+  Reserved: NodeResourceTotals;
   Links: Record<string, string>;
   Drain: boolean;
   DrainStrategy: JsonObject | null;

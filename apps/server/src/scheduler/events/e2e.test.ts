@@ -1,24 +1,16 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../http/server.js';
+import type { ClusterEvent } from '../core/index.js';
 
 /**
  * End-to-end: the real server (startServer) with its cluster, the event stream over real HTTP,
  * and real jobs registered through the API.
  */
 
-interface StreamedEvent {
-  Topic: string;
-  Type: string;
-  Key: string;
-  Namespace: string;
-  FilterKeys: string[] | null;
-  Index: number;
-  Payload: Record<string, unknown>;
-}
 interface Batch {
   Index: number;
-  Events: StreamedEvent[];
+  Events: ClusterEvent[];
 }
 
 let server: RunningServer;
@@ -115,13 +107,13 @@ function job(id: string, count = 1): unknown {
   };
 }
 
-const events = (batches: Batch[]): StreamedEvent[] => batches.flatMap((b) => b.Events);
+const events = (batches: Batch[]): ClusterEvent[] => batches.flatMap((b) => b.Events);
 const has = (batches: Batch[], type: string, key?: string): boolean =>
   events(batches).some(
     (e) => e.Type === type && (key === undefined || e.Key === key || e.FilterKeys?.includes(key)),
   );
-const about = (e: StreamedEvent, id: string): boolean => e.Key === id || (e.FilterKeys ?? []).includes(id);
-const signature = (e: StreamedEvent): string => `${e.Index}/${e.Topic}/${e.Type}/${e.Key}`;
+const about = (e: ClusterEvent, id: string): boolean => e.Key === id || (e.FilterKeys ?? []).includes(id);
+const signature = (e: ClusterEvent): string => `${e.Index}/${e.Topic}/${e.Type}/${e.Key}`;
 
 describe('event stream end to end', () => {
   it('delivers JobRegistered, EvaluationUpdated and AllocationCreated of a registration in index order', async () => {
