@@ -71,7 +71,6 @@ export function jobProblems(job: Job): string[] {
     p.push(`Invalid job type "${job.Type}": expected one of service, batch, sysbatch, system.`);
   if (!Number.isInteger(job.Priority) || job.Priority < 1 || job.Priority > 100)
     p.push(`Job priority must be between [1, 100], got ${job.Priority}.`);
-  if (job.Datacenters.length === 0) p.push('Missing job datacenters.');
   if (job.TaskGroups.length === 0) p.push('Missing job task groups.');
   checkConstraints(job.Constraints, 'Job', p);
   if (job.ParameterizedJob && !['optional', 'required', 'forbidden'].includes(job.ParameterizedJob.Payload))
