@@ -169,6 +169,52 @@ export const TaskEvent = Type.Object({
 export type TaskEvent = Static<typeof TaskEvent>;
 
 /**
+ * Builds a complete {@link TaskEvent}: every field not given is `""`, 0 or `false`, as the service
+ * reports fields that do not apply to an event's type.
+ *
+ * @typeParam T - The type string; {@link TaskEventType} unless a driver reports its own.
+ * @param type - The event's type, usually one of {@link TaskEventType}; a driver may report others.
+ * @param time - When the event happened, in Unix nanoseconds.
+ * @param fields - The fields that apply to this type (they win over the empty values).
+ * @returns A new event object.
+ * @example
+ * ```ts
+ * const exited = newTaskEvent('Terminated', Date.now() * 1e6, { ExitCode: 3 });
+ * ```
+ * @since 0.1.0
+ */
+export function newTaskEvent<T extends string = TaskEventType>(
+  type: T,
+  time: number,
+  fields: Partial<Omit<TaskEvent, 'Type' | 'Time'>> = {},
+): Omit<TaskEvent, 'Type'> & { Type: T } {
+  return {
+    Type: type,
+    Time: time,
+    FailsTask: false,
+    RestartReason: '',
+    SetupError: '',
+    DriverError: '',
+    Message: '',
+    KillError: '',
+    KillReason: '',
+    DownloadError: '',
+    ValidationError: '',
+    FailedSibling: '',
+    SecretsError: '',
+    TaskSignalReason: '',
+    TaskSignal: '',
+    DriverMessage: '',
+    ExitCode: 0,
+    Signal: 0,
+    KillTimeout: 0,
+    StartDelay: 0,
+    DiskLimit: 0,
+    ...fields,
+  };
+}
+
+/**
  * The observed state of one task of an allocation.
  *
  * @since 0.1.0

@@ -130,6 +130,7 @@ export {
   AllocDesiredStatus,
   AllocResources,
   Allocation,
+  newTaskEvent,
   RescheduleEvent,
   RescheduleTracker,
   TaskEvent,

@@ -6,6 +6,7 @@
 import {
   AllocClientStatus,
   canonicalizeJob,
+  newTaskEvent,
   type Allocation,
   type Deployment,
   type Evaluation,
@@ -15,7 +16,6 @@ import {
   type JobSummary,
   type Node,
   type TaskEvent,
-  type TaskEventType,
   type TaskGroupSummary,
   type TaskState,
 } from '@sked/model';
@@ -637,7 +637,10 @@ function clientDescription(status: Allocation['ClientStatus']): string {
 }
 
 function makeTaskState(random: Random, status: Allocation['ClientStatus'], start: number): TaskState {
-  const events: TaskEvent[] = [taskEvent('Received', start), taskEvent('Task Setup', start + 100_000_000)];
+  const events: TaskEvent[] = [
+    newTaskEvent('Received', start),
+    newTaskEvent('Task Setup', start + 100_000_000),
+  ];
   if (status === 'pending') {
     return {
       State: 'pending',
@@ -650,19 +653,22 @@ function makeTaskState(random: Random, status: Allocation['ClientStatus'], start
     };
   }
   const startedAt = start + SECOND;
-  events.push(taskEvent('Started', startedAt));
+  events.push(newTaskEvent('Started', startedAt));
   const restarts = random.chance(0.1) ? random.int(1, 3) : 0;
   for (let r = 0; r < restarts; r += 1) {
     events.push(
-      taskEvent('Terminated', startedAt + (r + 1) * 10 * SECOND, { ExitCode: 1, Message: 'exit status 1' }),
+      newTaskEvent('Terminated', startedAt + (r + 1) * 10 * SECOND, {
+        ExitCode: 1,
+        Message: 'exit status 1',
+      }),
     );
     events.push(
-      taskEvent('Restarting', startedAt + (r + 1) * 10 * SECOND + 1, {
+      newTaskEvent('Restarting', startedAt + (r + 1) * 10 * SECOND + 1, {
         RestartReason: 'Restart within policy',
         StartDelay: 15 * SECOND,
       }),
     );
-    events.push(taskEvent('Started', startedAt + (r + 1) * 25 * SECOND));
+    events.push(newTaskEvent('Started', startedAt + (r + 1) * 25 * SECOND));
   }
   const lastRestart = restarts === 0 ? null : iso(startedAt + restarts * 25 * SECOND);
   if (status === 'running') {
@@ -679,11 +685,14 @@ function makeTaskState(random: Random, status: Allocation['ClientStatus'], start
   const failed = status === 'failed';
   const finishedAt = startedAt + random.int(30, 600) * SECOND;
   events.push(
-    taskEvent('Terminated', finishedAt, { ExitCode: failed ? 1 : 0, Message: failed ? 'exit status 1' : '' }),
+    newTaskEvent('Terminated', finishedAt, {
+      ExitCode: failed ? 1 : 0,
+      Message: failed ? 'exit status 1' : '',
+    }),
   );
   if (failed) {
     events.push(
-      taskEvent('Not Restarting', finishedAt + 1, {
+      newTaskEvent('Not Restarting', finishedAt + 1, {
         FailsTask: true,
         RestartReason: 'Exceeded allowed attempts',
       }),
@@ -697,33 +706,6 @@ function makeTaskState(random: Random, status: Allocation['ClientStatus'], start
     StartedAt: iso(startedAt),
     FinishedAt: iso(finishedAt),
     Events: events.slice(-10),
-  };
-}
-
-function taskEvent(type: TaskEventType, time: number, fields: Partial<TaskEvent> = {}): TaskEvent {
-  return {
-    Type: type,
-    Time: time,
-    FailsTask: false,
-    RestartReason: '',
-    SetupError: '',
-    DriverError: '',
-    Message: '',
-    KillError: '',
-    KillReason: '',
-    DownloadError: '',
-    ValidationError: '',
-    FailedSibling: '',
-    SecretsError: '',
-    TaskSignalReason: '',
-    TaskSignal: '',
-    DriverMessage: '',
-    ExitCode: 0,
-    Signal: 0,
-    KillTimeout: 0,
-    StartDelay: 0,
-    DiskLimit: 0,
-    ...fields,
   };
 }
 

@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { newTaskEvent } from '@sked/model';
+
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 import { canonicalize, prepareJob } from './defaults.js';
 import { diffJobs, specChanged, tasksUpdated, type JobDiff } from './diff.js';
@@ -253,29 +255,9 @@ function stripJob(a: Allocation): Record<string, unknown> {
 
 function te(type: string, nowMs: number, fields: Partial<TaskEvent> = {}): TaskEvent {
   return {
-    Type: type,
-    Time: Math.round(nowMs * 1e6),
+    ...newTaskEvent(type, Math.round(nowMs * 1e6)),
     DisplayMessage: fields.DisplayMessage ?? fields.Message ?? '',
     Details: fields.Details ?? {},
-    FailsTask: false,
-    RestartReason: '',
-    SetupError: '',
-    DriverError: '',
-    Message: '',
-    KillError: '',
-    KillReason: '',
-    DownloadError: '',
-    ValidationError: '',
-    FailedSibling: '',
-    SecretsError: '',
-    TaskSignalReason: '',
-    TaskSignal: '',
-    DriverMessage: '',
-    ExitCode: 0,
-    Signal: 0,
-    KillTimeout: 0,
-    StartDelay: 0,
-    DiskLimit: 0,
     GenericSource: '',
     ...fields,
   };
@@ -624,26 +606,18 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       CreateIndex: job.CreateIndex,
       ModifyIndex: tx.index,
     };
-    for (const g of job.TaskGroups)
-      summary.Summary[g.Name] = {
-        Queued: 0,
-        Complete: 0,
-        Failed: 0,
-        Running: 0,
-        Starting: 0,
-        Lost: 0,
-        Unknown: 0,
-      };
+    const noAllocs = (): (typeof summary.Summary)[string] => ({
+      Queued: 0,
+      Complete: 0,
+      Failed: 0,
+      Running: 0,
+      Starting: 0,
+      Lost: 0,
+      Unknown: 0,
+    });
+    for (const g of job.TaskGroups) summary.Summary[g.Name] = noAllocs();
     for (const a of allocs) {
-      const s = (summary.Summary[a.TaskGroup] ??= {
-        Queued: 0,
-        Complete: 0,
-        Failed: 0,
-        Running: 0,
-        Starting: 0,
-        Lost: 0,
-        Unknown: 0,
-      });
+      const s = (summary.Summary[a.TaskGroup] ??= noAllocs());
       if (a.ClientStatus === 'pending') s.Starting++;
       else if (a.ClientStatus === 'running') s.Running++;
       else if (a.ClientStatus === 'complete') s.Complete++;
