@@ -16,6 +16,11 @@ export COREPACK_HOME="$tools/corepack"
 export COREPACK_ENABLE_DOWNLOAD_PROMPT=0
 export COREPACK_INTEGRITY_KEYS=0   # the registry here serves no signatures; the hash in packageManager pins pnpm
 export TURBO_TELEMETRY_DISABLED=1
+# Node (and so corepack's download of pnpm) ignores the system's CA store; where the registry is
+# reached through a proxy whose CA only the system store holds, trust the system store as well.
+if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
+  export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
 export DO_NOT_TRACK=1
 
 node_ok() {
