@@ -1,11 +1,8 @@
-import { FilterEvaluationError, compileFilter } from '@sked/filter';
+import { compileFilter } from '@sked/filter';
 import { badRequest } from './errors.js';
 
-function resultPageError(error: unknown): Error {
-  if (FilterEvaluationError.is(error) || error instanceof Error) {
-    return badRequest(`failed to read result page: ${error.message}`);
-  }
-  return badRequest(`failed to read result page: ${String(error)}`);
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A compiled `filter` that turns evaluation errors into the 400 answer of the service. */
@@ -27,8 +24,7 @@ export function compileItemFilter(text: string): ItemFilter {
     try {
       predicate = compileFilter(text);
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      throw badRequest(`failed to read filter expression: ${message}`);
+      throw badRequest(`failed to read filter expression: ${messageOf(error)}`);
     }
     if (cache.size >= CACHE_SIZE) {
       const oldest = cache.keys().next();
@@ -41,7 +37,7 @@ export function compileItemFilter(text: string): ItemFilter {
     try {
       return compiled(item);
     } catch (error) {
-      throw resultPageError(error);
+      throw badRequest(`failed to read result page: ${messageOf(error)}`);
     }
   };
 }

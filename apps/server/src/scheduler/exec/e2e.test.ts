@@ -184,6 +184,17 @@ describe('exec end to end', () => {
     expect(result.exitCode).toBeUndefined();
   });
 
+  it('answers a plain HTTP request (no WebSocket upgrade) with a 400 that says what is missing', async () => {
+    const { status, json } = await api(
+      'GET',
+      `/v1/client/allocation/${allocId}/exec?command=%5B%22sh%22%5D&task=t`,
+    );
+    expect(status).toBe(400);
+    expect(json).toBe(
+      'The exec endpoint needs a WebSocket connection: send the request with "Connection: Upgrade" and "Upgrade: websocket".',
+    );
+  });
+
   it('closes with 1008 for an unknown allocation', async () => {
     const result = await exec(
       { command: '["echo"]', task: 'worker' },

@@ -1,5 +1,6 @@
 import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { badRequest } from '../../http/errors.js';
 import { serveExecSession, type ExecContext, type ExecSessionHandle, type ExecSocket } from './session.js';
 
 /** The path of the exec WebSocket. */
@@ -24,20 +25,30 @@ export function registerExecRoute(app: FastifyInstance, ctx: ExecContext): void 
     if (!scope.hasDecorator('websocketServer')) {
       await scope.register(websocket, { options: { maxPayload: 2 * 1024 * 1024 } });
     }
-    scope.get(EXEC_ROUTE, { websocket: true }, (socket: unknown, request: FastifyRequest) => {
-      const params = request.params as { alloc_id?: string };
-      const session = serveExecSession(
-        socket as ExecSocket,
-        {
-          allocId: params.alloc_id ?? '',
-          query: (request.query ?? {}) as Record<string, unknown>,
-          headers: request.headers,
-          localAddress: request.socket.localAddress,
-        },
-        ctx,
-      );
-      sessions.add(session);
-      void session.done.then(() => sessions.delete(session));
+    scope.route({
+      method: 'GET',
+      url: EXEC_ROUTE,
+      // a plain HTTP request (no upgrade) gets the service's plain-text 400, not a bare 404
+      handler: () => {
+        throw badRequest(
+          'The exec endpoint needs a WebSocket connection: send the request with "Connection: Upgrade" and "Upgrade: websocket".',
+        );
+      },
+      wsHandler: (socket: unknown, request: FastifyRequest) => {
+        const params = request.params as { alloc_id?: string };
+        const session = serveExecSession(
+          socket as ExecSocket,
+          {
+            allocId: params.alloc_id ?? '',
+            query: (request.query ?? {}) as Record<string, unknown>,
+            headers: request.headers,
+            localAddress: request.socket.localAddress,
+          },
+          ctx,
+        );
+        sessions.add(session);
+        void session.done.then(() => sessions.delete(session));
+      },
     });
   });
 }
