@@ -94,11 +94,9 @@ describe('volume registration', () => {
     });
     expect(absent.statusCode).toBe(200);
     const list = await t.request('GET', '/v1/volumes?type=csi&namespace=team-a', { token: TEAM_A_ONLY });
-    expect((list.json() as { ID: string; Namespace: string }[]).map((v) => `${v.Namespace}/${v.ID}`)).toEqual([
-      'team-a/mine',
-      'team-a/mine2',
-      'team-a/vol',
-    ]);
+    expect((list.json() as { ID: string; Namespace: string }[]).map((v) => `${v.Namespace}/${v.ID}`)).toEqual(
+      ['team-a/mine', 'team-a/mine2', 'team-a/vol'],
+    );
   });
 
   it('deregister and detach check the request namespace', async () => {
@@ -117,7 +115,7 @@ describe('job writes with a token limited to one namespace', () => {
       Job: jobInput('x', { Namespace: 'team-a' }),
     });
     expect(message).toBe('Job namespace "team-a" does not match the request namespace "default"');
-    await refused('POST', '/v1/jobs?namespace=team-a', TEAM_A_ONLY, 403, { Job: jobInput('x') });
+    await refused('POST', '/v1/jobs?namespace=team-a', DEFAULT_ONLY, 403, { Job: jobInput('x') });
     await refused('POST', '/v1/job/web/plan', DEFAULT_ONLY, 403, {
       Job: jobInput('web', { Namespace: 'team-a' }),
     });
@@ -169,7 +167,10 @@ describe('a write naming the namespace *', () => {
   it('leaves no namespace named * behind', async () => {
     const jobs = await t.request('GET', '/v1/jobs?namespace=*', { token: OPS });
     const volumes = await t.request('GET', '/v1/volumes?type=csi&namespace=*', { token: OPS });
-    const namespaces = [...(jobs.json() as { Namespace: string }[]), ...(volumes.json() as { Namespace: string }[])];
+    const namespaces = [
+      ...(jobs.json() as { Namespace: string }[]),
+      ...(volumes.json() as { Namespace: string }[]),
+    ];
     expect(namespaces.map((item) => item.Namespace)).not.toContain('*');
   });
 });
