@@ -100,8 +100,10 @@ describe('volume registration', () => {
   });
 
   it('deregister and detach check the request namespace', async () => {
-    await refused('DELETE', '/v1/volume/csi/vol', TEAM_A_ONLY, 403);
-    await refused('DELETE', '/v1/volume/csi/vol/detach?node=00', TEAM_A_ONLY, 403);
+    expect(await refused('DELETE', '/v1/volume/csi/vol', TEAM_A_ONLY, 403)).toBe('Permission denied');
+    expect(await refused('DELETE', '/v1/volume/csi/vol/detach?node=00', TEAM_A_ONLY, 403)).toBe(
+      'Permission denied',
+    );
   });
 });
 
@@ -137,9 +139,12 @@ describe('job writes with a token limited to one namespace', () => {
     ['DELETE', '/v1/job/web?purge=true', undefined],
   ] as const)('%s %s is checked in the request namespace', async (method, url, body) => {
     const sep = url.includes('?') ? '&' : '?';
-    await refused(method, url, TEAM_A_ONLY, 403, body);
-    await refused(method, `${url}${sep}namespace=default`, TEAM_A_ONLY, 403, body);
-    await refused(method, `${url}${sep}namespace=team-a`, DEFAULT_ONLY, 403, body);
+    const messages = [
+      await refused(method, url, TEAM_A_ONLY, 403, body),
+      await refused(method, `${url}${sep}namespace=default`, TEAM_A_ONLY, 403, body),
+      await refused(method, `${url}${sep}namespace=team-a`, DEFAULT_ONLY, 403, body),
+    ];
+    expect(messages).toEqual(['Permission denied', 'Permission denied', 'Permission denied']);
   });
 });
 
