@@ -648,6 +648,25 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   // ---- job writes -----------------------------------------------------------------------------
 
+  /** Stores the submitted source of a job version, keeping the 6 latest. */
+  const putSubmission = (tx: Txn, job: Job, submission: object): void => {
+    const s = submission as Record<string, unknown>;
+    const sub: JobSubmission = {
+      Format: typeof s['Format'] === 'string' && s['Format'] !== '' ? s['Format'] : 'hcl2',
+      JobIndex: tx.index,
+      JobID: job.ID,
+      Namespace: job.Namespace,
+      Source: typeof s['Source'] === 'string' ? s['Source'] : '',
+      VariableFlags: (s['VariableFlags'] as Record<string, string> | null | undefined) ?? null,
+      Variables: typeof s['Variables'] === 'string' ? s['Variables'] : '',
+      Version: job.Version,
+    };
+    tx.put('submissions', sub);
+    const subs = tx.ofJob('submissions', job.Namespace, job.ID);
+    for (const old of subs.slice(0, Math.max(0, subs.length - 6)))
+      tx.delete('submissions', versionKey(old.Namespace, old.JobID, old.Version));
+  };
+
   /** Stores a new version of a job (or keeps the current one when the spec is unchanged). */
   const upsertJob = (
     tx: Txn,
@@ -656,7 +675,11 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     submission?: unknown,
     emit = true,
   ): Job => {
-    if (existing && !specChanged(existing, job) && existing.Stop === job.Stop) return existing;
+    if (existing && !specChanged(existing, job) && existing.Stop === job.Stop) {
+      // the same job again: no new version, but a submission given with it is kept for that version
+      if (submission && typeof submission === 'object') putSubmission(tx, existing, submission);
+      return existing;
+    }
     const stored: Job = {
       ...job,
       Version: existing ? existing.Version + 1 : 0,
@@ -673,23 +696,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     const versions = tx.ofJob('jobVersions', job.Namespace, job.ID);
     for (const old of versions.slice(0, Math.max(0, versions.length - 6)))
       tx.delete('jobVersions', versionKey(old.Namespace, old.ID, old.Version));
-    if (submission && typeof submission === 'object') {
-      const s = submission as Record<string, unknown>;
-      const sub: JobSubmission = {
-        Format: typeof s['Format'] === 'string' && s['Format'] !== '' ? s['Format'] : 'hcl2',
-        JobIndex: tx.index,
-        JobID: job.ID,
-        Namespace: job.Namespace,
-        Source: typeof s['Source'] === 'string' ? s['Source'] : '',
-        VariableFlags: (s['VariableFlags'] as Record<string, string> | null | undefined) ?? null,
-        Variables: typeof s['Variables'] === 'string' ? s['Variables'] : '',
-        Version: stored.Version,
-      };
-      tx.put('submissions', sub);
-      const subs = tx.ofJob('submissions', job.Namespace, job.ID);
-      for (const old of subs.slice(0, Math.max(0, subs.length - 6)))
-        tx.delete('submissions', versionKey(old.Namespace, old.JobID, old.Version));
-    }
+    if (submission && typeof submission === 'object') putSubmission(tx, stored, submission);
     if (emit) jobEvent(tx, 'JobRegistered', stored);
     return stored;
   };
@@ -986,6 +993,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         throw badRequest(
           `job "${input.id}" in namespace "${input.namespace}" at version ${input.version} not found`,
         );
+      // already so: nothing is written and the index does not move
+      if (v.Stable === input.stable && (job.Version !== input.version || job.Stable === input.stable))
+        return { Index: store.index, JobModifyIndex: store.index };
       tx.put('jobVersions', { ...v, Stable: input.stable, ModifyIndex: tx.index });
       if (job.Version === input.version) {
         const j = { ...job, Stable: input.stable, ModifyIndex: tx.index };
@@ -1285,6 +1295,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
         throw notFound(nodes.length > 1 ? `node prefix "${input.node}" is ambiguous` : 'node not found');
       const onNode = Object.values(v.Claims).filter((c) => c.NodeID === node.ID);
       if (onNode.some((c) => claimLive(tx, c.AllocationID))) throw badRequest(`volume "${v.ID}" is in use`);
+      if (onNode.length === 0) return { Index: store.index }; // not attached there: nothing to write
       const claims = { ...v.Claims };
       for (const c of onNode) delete claims[c.AllocationID];
       tx.put('volumes', { ...v, Claims: claims, ModifyIndex: tx.index });
