@@ -77,7 +77,9 @@ export function firstRdnValue(dn: string): string {
   const equals = rdn.indexOf('=');
   if (equals <= 0 || !/^\s*[A-Za-z][A-Za-z0-9-]*\s*$|^\s*\d+(\.\d+)*\s*$/.test(rdn.slice(0, equals)))
     return dn;
-  const value = rdn.slice(equals + 1).trim();
+  let value = rdn.slice(equals + 1).replace(/^\s+/, '');
+  // Trailing spaces are insignificant unless escaped (`\ `).
+  while (value.endsWith(' ') && !/(^|[^\\])(\\\\)*\\ $/.test(value)) value = value.slice(0, -1);
   if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) return value.slice(1, -1);
   return unescapeDnValue(value);
 }
