@@ -13,6 +13,8 @@ import { flatten, walk } from './internal/walk.js';
 import { type CompileOptions, resolveLimits } from './options.js';
 import { parseFilter, sourceOf } from './parse.js';
 import { printSelector } from './print.js';
+import { elementShape, type NullAs, type Shape, shapeOf } from './schema.js';
+import { resolveTyped, type TypedSelector } from './typed.js';
 
 /**
  * A compiled filter: `true` to keep the datum.
@@ -29,6 +31,11 @@ interface Frame {
 }
 type Env = readonly Frame[];
 type Pred = (root: unknown, env: Env) => boolean;
+
+/** Typed mode: what a `null` map field reads as (an empty map; `is nil` still sees it as nil). */
+const NULL_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
+/** Typed mode: what a `null` list field reads as (an empty list; `is nil` still sees it as nil). */
+const NULL_LIST: readonly unknown[] = Object.freeze([]);
 
 /** Marks a missing last key under an object: the operator's default applies. */
 const MISSING: unique symbol = Symbol('missing');
@@ -94,6 +101,10 @@ interface Site {
   readonly selector: string;
   readonly span: Span;
   readonly source: string | undefined;
+  /** Typed mode: the field holds Go integers (`==` parses the value with ParseInt). */
+  readonly int?: boolean;
+  /** Typed mode: the field is a list of Go integers. */
+  readonly intItems?: boolean;
 }
 
 function fail(site: Site, code: FilterEvaluationErrorCode, kind: ValueKind, reason: string): never {
@@ -107,8 +118,15 @@ function fail(site: Site, code: FilterEvaluationErrorCode, kind: ValueKind, reas
   });
 }
 
+interface ScopeName {
+  readonly level: number;
+  readonly slot: 'first' | 'second';
+  /** Typed mode, element/value bindings: shapes along the binding's absolute path. */
+  readonly chain?: readonly Shape[] | undefined;
+}
+
 interface Scope {
-  readonly names: ReadonlyMap<string, { level: number; slot: 'first' | 'second' }>;
+  readonly names: ReadonlyMap<string, ScopeName>;
   readonly level: number;
 }
 
@@ -118,16 +136,41 @@ interface Context {
   readonly source: string | undefined;
   readonly unknownSet: boolean;
   readonly unknownValue: unknown;
+  /** Typed mode: the schema of the items, and its shape. */
+  readonly schema: { readonly root: unknown; readonly shape: Shape } | undefined;
+}
+
+/** Typed mode: resolves a selector against the schema (throws `unknown-field`); undefined when untyped. */
+function typedSelector(selector: SelectorNode, scope: Scope, ctx: Context): TypedSelector | undefined {
+  if (ctx.schema === undefined) return undefined;
+  const bound = scope.names.get(selector.path[0] as string);
+  if (bound === undefined) return resolveTyped(selector, [ctx.schema.shape], 0, ctx.schema.root, ctx.source);
+  // An index or key binding holds a plain value: nothing to check (selecting through it fails when run).
+  if (bound.chain === undefined) return undefined;
+  return resolveTyped(selector, bound.chain, 1, ctx.schema.root, ctx.source);
+}
+
+function nullRead(kind: NullAs, cur: unknown): unknown {
+  return kind === 'map' ? NULL_MAP : kind === 'list' ? NULL_LIST : cur;
 }
 
 type Getter = (root: unknown, env: Env) => unknown;
 
 /** Follows `path` from `root` (section 3 of the design: lookup, defaults, errors). */
-function walkPath(root: unknown, path: readonly string[], ctx: Context, site: Site): unknown {
+function walkPath(
+  root: unknown,
+  path: readonly string[],
+  ctx: Context,
+  site: Site,
+  typedNulls?: readonly NullAs[],
+): unknown {
   let cur = root;
   const n = path.length;
+  // Typed mode: `nulls[i]` says how a null after i segments reads (only when the path has the expected length).
+  const nulls = typedNulls !== undefined && typedNulls.length === n + 1 ? typedNulls : undefined;
   for (let i = 0; i < n; i++) {
     const seg = path[i] as string;
+    if (cur === null && nulls !== undefined) cur = nullRead(nulls[i], cur);
     if (Array.isArray(cur)) {
       const parsed = goParseInt(seg === '' ? '0' : seg);
       if (!parsed.ok) {
@@ -173,19 +216,27 @@ function walkPath(root: unknown, path: readonly string[], ctx: Context, site: Si
       );
     }
   }
-  return cur;
+  return cur === null && nulls !== undefined ? nullRead(nulls[n], cur) : cur;
 }
 
-function compileGetter(selector: SelectorNode, scope: Scope, ctx: Context, site: Site): Getter {
+function compileGetter(
+  selector: SelectorNode,
+  scope: Scope,
+  ctx: Context,
+  site: Site,
+  typed?: TypedSelector,
+): Getter {
   const path = selector.path;
   const head = path[0] as string;
   const bound = scope.names.get(head);
+  const nulls = typed?.nulls;
   if (bound !== undefined) {
     const rest = path.slice(1);
     const { level, slot } = bound;
     return (root, env) => {
       const b = (env[level] as Frame)[slot] as Bound;
-      if ('alias' in b) return walkPath(root, rest.length === 0 ? b.alias : [...b.alias, ...rest], ctx, site);
+      if ('alias' in b)
+        return walkPath(root, rest.length === 0 ? b.alias : [...b.alias, ...rest], ctx, site, nulls);
       if (rest.length > 0) {
         fail(
           site,
@@ -197,6 +248,7 @@ function compileGetter(selector: SelectorNode, scope: Scope, ctx: Context, site:
       return typeof b.plain === 'number' ? new IntValue(b.plain) : b.plain;
     };
   }
+  if (nulls !== undefined) return (root) => walkPath(root, path, ctx, site, nulls);
   if (path.length === 1 && !ctx.unknownSet) {
     const inherited = head in Object.prototype;
     return (root) => {
@@ -260,6 +312,7 @@ function invalidValue(site: Site, raw: string, kind: ValueKind, why: string): ne
 
 function equalTo(v: unknown, value: RawValue, site: Site): boolean {
   if (typeof v === 'string') return v === value.raw;
+  if (typeof v === 'number' && site.int === true) return intEqual(v, value, site);
   if (typeof v === 'number') {
     const f = value.float();
     if (!f.ok)
@@ -302,6 +355,19 @@ function equalTo(v: unknown, value: RawValue, site: Site): boolean {
   );
 }
 
+/** Typed mode: a Go integer field compared with ParseInt (`50.0` is an error, `0x32` is 50). */
+function intEqual(v: number, value: RawValue, site: Site): boolean {
+  const i = value.int();
+  if (!i.ok)
+    invalidValue(
+      site,
+      value.raw,
+      'integer',
+      i.reason === 'range' ? 'it is out of the int64 range' : 'it is not an integer',
+    );
+  return Number.isInteger(v) && BigInt(v) === i.value;
+}
+
 function contains(v: unknown, value: RawValue, site: Site): boolean {
   if (typeof v === 'string') return v.includes(value.raw);
   if (Array.isArray(v)) {
@@ -310,6 +376,8 @@ function contains(v: unknown, value: RawValue, site: Site): boolean {
       const el: unknown = v[i];
       if (typeof el === 'string') {
         if (el === raw) return true;
+      } else if (typeof el === 'number' && site.intItems === true) {
+        if (intEqual(el, value, site)) return true;
       } else if (typeof el === 'number') {
         const f = value.float();
         if (f.ok) {
@@ -360,7 +428,7 @@ function isEmpty(v: unknown, site: Site): boolean {
 }
 
 function isNil(v: unknown, site: Site): boolean {
-  if (v === null || v === undefined) return true;
+  if (v === null || v === undefined || v === NULL_MAP || v === NULL_LIST) return true;
   if (typeof v === 'object' && !(v instanceof IntValue)) return false;
   const kind = kindOf(v);
   return fail(
@@ -406,16 +474,39 @@ const NEGATED: Readonly<Record<MatchOperator, MatchOperator>> = {
   'is-not-nil': 'is-nil',
 };
 
+/**
+ * The number a numeric field must equal for `==`/`!=`, when the value converts (else the slow path
+ * reports the error): ParseFloat, or in typed mode for an integer field ParseInt.
+ */
+function numericConstant(node: MatchNode, typed: TypedSelector | undefined): { ok: boolean; value: number } {
+  if (node.operator !== 'equal' && node.operator !== 'not-equal') return { ok: false, value: Number.NaN };
+  const raw = node.value?.raw ?? '';
+  if (typed?.int === true) {
+    const i = goParseInt(raw);
+    const n = i.ok ? Number(i.value) : Number.NaN;
+    return Number.isSafeInteger(n) ? { ok: true, value: n } : { ok: false, value: Number.NaN };
+  }
+  const f = goParseFloat(raw);
+  return f.ok ? { ok: true, value: f.value } : { ok: false, value: Number.NaN };
+}
+
+function siteOf(node: MatchNode | CollectionNode, ctx: Context, typed: TypedSelector | undefined): Site {
+  const site: Site = { selector: safePrint(node.selector.path), span: node.span, source: ctx.source };
+  return typed === undefined ? site : { ...site, int: typed.int, intItems: typed.intItems };
+}
+
 function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
+  const typed = typedSelector(node.selector, scope, ctx);
+  const number = numericConstant(node, typed);
   if (peekable(node.selector, scope, ctx) && canGenerate()) {
     // The generic closure is only needed for unusual data: build it on first use (compiles faster).
     let slow: Pred | undefined;
-    const lazy: Pred = (root, env) => (slow ??= compileGenericMatch(node, scope, ctx))(root, env);
-    const generated = generateMatch(node, lazy);
+    const lazy: Pred = (root, env) => (slow ??= compileGenericMatch(node, scope, ctx, typed))(root, env);
+    const generated = generateMatch(node, lazy, number);
     if (generated !== undefined) return generated;
   }
-  const site: Site = { selector: safePrint(node.selector.path), span: node.span, source: ctx.source };
-  const get = compileGetter(node.selector, scope, ctx, site);
+  const site = siteOf(node, ctx, typed);
+  const get = compileGetter(node.selector, scope, ctx, site, typed);
   const value = new RawValue(node.value?.raw ?? '');
   const raw = value.raw;
   const generic = genericMatch(node.operator, get, value, site);
@@ -423,9 +514,8 @@ function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
   if (peek === undefined) return generic;
   // Fast paths for the common cases; anything unusual falls back to the generic closure, which
   // resolves again from the root (lookups are pure, so the answer is the same).
-  const float = goParseFloat(raw);
-  const floatOk = float.ok;
-  const floatValue = float.ok ? float.value : Number.NaN;
+  const floatOk = number.ok;
+  const floatValue = number.value;
   switch (node.operator) {
     case 'equal':
       return (root, env) => {
@@ -464,11 +554,16 @@ function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
   }
 }
 
-function compileGenericMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
-  const site: Site = { selector: safePrint(node.selector.path), span: node.span, source: ctx.source };
+function compileGenericMatch(
+  node: MatchNode,
+  scope: Scope,
+  ctx: Context,
+  typed: TypedSelector | undefined,
+): Pred {
+  const site = siteOf(node, ctx, typed);
   return genericMatch(
     node.operator,
-    compileGetter(node.selector, scope, ctx, site),
+    compileGetter(node.selector, scope, ctx, site, typed),
     new RawValue(node.value?.raw ?? ''),
     site,
   );
@@ -588,8 +683,9 @@ function compileAbsolutePath(
 }
 
 function compileCollection(node: CollectionNode, scope: Scope, ctx: Context): Pred {
-  const site: Site = { selector: safePrint(node.selector.path), span: node.span, source: ctx.source };
-  const get = compileGetter(node.selector, scope, ctx, site);
+  const typed = typedSelector(node.selector, scope, ctx);
+  const site = siteOf(node, ctx, typed);
+  const get = compileGetter(node.selector, scope, ctx, site, typed);
   const absolute = compileAbsolutePath(node.selector, scope);
   const level = scope.level;
   const names = new Map(scope.names);
@@ -604,8 +700,17 @@ function compileCollection(node: CollectionNode, scope: Scope, ctx: Context): Pr
     secondName = b.value;
   }
   const duplicate = firstName !== null && firstName === secondName;
-  if (firstName !== null) names.set(firstName, { level, slot: 'first' });
-  if (secondName !== null && !duplicate) names.set(secondName, { level, slot: 'second' });
+  // Typed mode: element and value bindings continue the collection's chain with the element shape.
+  const chain =
+    typed === undefined || ctx.schema === undefined
+      ? undefined
+      : [...typed.chain, elementShape(typed.leaf, ctx.schema.root)];
+  // `as x` binds the element of an array but the key of an object.
+  const aliasFirst =
+    b.form === 'single' && typed !== undefined && (typed.leaf.any || typed.leaf.lists.length > 0);
+  if (firstName !== null)
+    names.set(firstName, { level, slot: 'first', chain: aliasFirst ? chain : undefined });
+  if (secondName !== null && !duplicate) names.set(secondName, { level, slot: 'second', chain });
   const body = compileExpr(node.body, { names, level: level + 1 }, ctx);
   const single = b.form === 'single';
   const isAny = node.quantifier === 'any';
@@ -768,7 +873,11 @@ const MATCH_BODIES: Partial<Record<MatchOperator, string>> = {
 };
 
 /** A generated fast path for a one- or two-segment selector, or undefined. */
-function generateMatch(node: MatchNode, generic: Pred): Pred | undefined {
+function generateMatch(
+  node: MatchNode,
+  generic: Pred,
+  number: { readonly ok: boolean; readonly value: number },
+): Pred | undefined {
   const body = MATCH_BODIES[node.operator];
   const path = node.selector.path;
   if (body === undefined) return undefined;
@@ -794,17 +903,15 @@ function generateMatch(node: MatchNode, generic: Pred): Pred | undefined {
   });
   if (factory === undefined) return undefined;
   const raw = node.value?.raw ?? '';
-  const float = node.operator === 'equal' || node.operator === 'not-equal' ? goParseFloat(raw) : NO_FLOAT;
   // The regex is compiled when first needed; an invalid one goes to the generic path, which reports it.
   let compiled: CompiledRegex | undefined;
   const re = (): ((input: string) => boolean) | undefined => {
     compiled ??= compileRegex(raw);
     return compiled.ok ? compiled.test : undefined;
   };
-  return factory(raw, float.ok, float.ok ? float.value : Number.NaN, generic, re);
+  return factory(raw, number.ok, number.value, generic, re);
 }
 
-const NO_FLOAT = { ok: false, reason: 'syntax' } as const;
 const MAX_SKELETON_LEAVES = 64;
 
 /** Generates one function for the and/or/not structure above the clauses, or undefined. */
@@ -992,7 +1099,20 @@ export function compileFilter(textOrAst: string | Expression, options?: CompileO
     if (source === undefined || options?.strictRegex === true) checkAst(ast, options);
   }
   const unknownSet = options !== undefined && 'unknownValue' in options && options.unknownValue !== undefined;
-  const ctx: Context = { source, unknownSet, unknownValue: unknownSet ? options.unknownValue : undefined };
+  const schema = options?.schema;
+  if (
+    schema !== undefined &&
+    (typeof schema !== 'object' || schema === null) &&
+    typeof schema !== 'boolean'
+  ) {
+    throw new TypeError(`The schema option needs a JSON Schema object but got ${describe(schema)}.`);
+  }
+  const ctx: Context = {
+    source,
+    unknownSet,
+    unknownValue: unknownSet ? options.unknownValue : undefined,
+    schema: schema === undefined ? undefined : { root: schema, shape: shapeOf(schema, schema) },
+  };
   const pred = compileExpr(ast, EMPTY_SCOPE, ctx);
   const env: Env = [];
   return (datum) => pred(datum, env);
