@@ -19,6 +19,8 @@ Options:
   --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
   --heartbeat-ms MS       Event stream heartbeat interval in milliseconds (default 10000)
+  --data-dir DIR          Keep the state in DIR (created when absent) and restore it at start;
+                          without it the state is in memory only
   -h, --help              Print this help and exit
 `;
 
@@ -75,6 +77,7 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'max-body': { type: 'string' },
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
+        'data-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -139,6 +142,10 @@ export function parseCli(argv: readonly string[]): CliCommand {
     const ms = parseInteger('--heartbeat-ms', values['heartbeat-ms'], 1, 3_600_000);
     if (typeof ms === 'string') return { kind: 'error', message: ms };
     options.heartbeatMs = ms;
+  }
+  if (values['data-dir'] !== undefined) {
+    if (values['data-dir'].trim() === '') return { kind: 'error', message: '--data-dir expects a directory' };
+    options.dataDir = values['data-dir'];
   }
   return { kind: 'run', options };
 }
