@@ -33,6 +33,14 @@ function submissionOf(submission: object, job: Job, index: number, version: numb
   };
 }
 
+/** Stores the submitted source of a job version, keeping the latest {@link KEPT_VERSIONS}. */
+function putSubmission(tx: Txn, job: Job, submission: object): void {
+  tx.put('submissions', submissionOf(submission, job, tx.index, job.Version));
+  const subs = tx.ofJob('submissions', job.Namespace, job.ID);
+  for (const old of subs.slice(0, Math.max(0, subs.length - KEPT_VERSIONS)))
+    tx.delete('submissions', versionKey(old.Namespace, old.JobID, old.Version));
+}
+
 /**
  * Stores a new version of a job (or keeps the current one when the spec is unchanged), keeps the
  * latest {@link KEPT_VERSIONS} versions and submissions, and emits JobRegistered when `emit`.
@@ -45,7 +53,11 @@ export function upsertJob(
   submission?: unknown,
   emit = true,
 ): Job {
-  if (existing && !specChanged(existing, job) && existing.Stop === job.Stop) return existing;
+  if (existing && !specChanged(existing, job) && existing.Stop === job.Stop) {
+    // the same job again: no new version, but a submission sent with it is kept for that version
+    if (submission && typeof submission === 'object') putSubmission(tx, existing, submission);
+    return existing;
+  }
   const stored: Job = {
     ...job,
     Version: existing ? existing.Version + 1 : 0,
@@ -62,12 +74,7 @@ export function upsertJob(
   const versions = tx.ofJob('jobVersions', job.Namespace, job.ID);
   for (const old of versions.slice(0, Math.max(0, versions.length - KEPT_VERSIONS)))
     tx.delete('jobVersions', versionKey(old.Namespace, old.ID, old.Version));
-  if (submission && typeof submission === 'object') {
-    tx.put('submissions', submissionOf(submission, job, tx.index, stored.Version));
-    const subs = tx.ofJob('submissions', job.Namespace, job.ID);
-    for (const old of subs.slice(0, Math.max(0, subs.length - KEPT_VERSIONS)))
-      tx.delete('submissions', versionKey(old.Namespace, old.JobID, old.Version));
-  }
+  if (submission && typeof submission === 'object') putSubmission(tx, stored, submission);
   if (emit) jobEvent(tx, EventType.JobRegistered, stored);
   return stored;
 }

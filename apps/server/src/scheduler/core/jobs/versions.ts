@@ -46,6 +46,9 @@ export function createVersionWrites(
       const job = mustJob(tx, input.namespace, input.id);
       const v = tx.get('jobVersions', versionKey(input.namespace, input.id, input.version));
       if (!v) throw versionNotFound(input.id, input.namespace, input.version);
+      // already so: nothing is written and the index does not move
+      if (v.Stable === input.stable && (job.Version !== input.version || job.Stable === input.stable))
+        return { Index: store.index, JobModifyIndex: store.index };
       tx.put('jobVersions', { ...v, Stable: input.stable, ModifyIndex: tx.index });
       if (job.Version === input.version) putJob(tx, { ...job, Stable: input.stable, ModifyIndex: tx.index });
       return { Index: tx.index, JobModifyIndex: tx.index };

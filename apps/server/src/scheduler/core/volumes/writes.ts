@@ -133,6 +133,7 @@ export function createVolumeWrites(
         throw notFound(nodes.length > 1 ? `node prefix "${input.node}" is ambiguous` : 'node not found');
       const onNode = Object.values(v.Claims).filter((c) => c.NodeID === node.ID);
       if (onNode.some((c) => claimLive(tx, c.AllocationID))) throw badRequest(`volume "${v.ID}" is in use`);
+      if (onNode.length === 0) return { Index: store.index }; // not attached there: nothing to write
       const claims = { ...v.Claims };
       for (const c of onNode) delete claims[c.AllocationID];
       tx.put('volumes', { ...v, Claims: claims, ModifyIndex: tx.index });
