@@ -11,8 +11,21 @@ export { createCluster } from './cluster.js';
 export { ClusterError } from './errors.js';
 export type { Clock, ManualClock, TimerHandle } from './clock.js';
 export { manualClock, systemClock } from './clock.js';
-export type { ReadonlyStore, StateView, Store, Table, TableName, TableTypes, Txn } from './state/store.js';
-export { jobKey, versionKey } from './state/store.js';
+export type {
+  ChangeSet,
+  ReadonlyStore,
+  RestoredState,
+  StateView,
+  Store,
+  StoreBackend,
+  StoreOptions,
+  Table,
+  TableName,
+  TableTypes,
+  Txn,
+} from './state/store.js';
+export { DELETED, jobKey, versionKey } from './state/store.js';
+export { TABLES } from './state/tables.js';
 export type { DriverTaskEvent, TaskDriver, TaskHandle, TaskSink, TaskStartSpec } from './drivers/driver.js';
 export { normalizeSignal, SIGNAL_NUMBERS } from './drivers/driver.js';
 export type { MockConfig } from './drivers/mock.js';

@@ -264,3 +264,36 @@ describe('job writes', () => {
     expect(broken.statusCode).toBe(400);
   });
 });
+
+describe('conventions over a real socket', () => {
+  it('frees the waiter of a client that disconnects', async () => {
+    const { request: httpRequest } = await import('node:http');
+    const watch = t.server.scheduler.cluster.store.volumes.watch;
+    const index = watch.current;
+    const waitingBefore = watch.waiting;
+    const req = httpRequest(`${t.server.scheduler.url}/v1/volumes?type=csi&index=${index}&wait=10m`);
+    req.on('error', () => undefined);
+    req.end();
+    await eventually(() => (watch.waiting > waitingBefore ? true : undefined));
+    req.destroy();
+    await eventually(() => (watch.waiting === waitingBefore ? true : undefined));
+    expect(watch.waiting).toBe(waitingBefore);
+  });
+
+  it('gzips and pretty-prints real answers', async () => {
+    const res = await fetch(`${t.server.scheduler.url}/v1/job/read-me?pretty`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    const text = await res.text();
+    expect(text).toMatch(/^\{\n {4}"/);
+    expect(JSON.parse(text).ID).toBe('read-me');
+  });
+
+  it('answers 404 with the read headers for an unknown job', async () => {
+    const res = await t.request('GET', '/v1/job/missing-job');
+    expect(res.statusCode).toBe(404);
+    expect(Number(res.headers['x-svc-index'])).toBeGreaterThanOrEqual(1);
+    expect(res.headers['x-svc-knownleader']).toBe('true');
+  });
+});

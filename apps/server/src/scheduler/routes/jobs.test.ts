@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureOk, eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 
@@ -249,38 +249,5 @@ describe('blocking queries', () => {
     await register(jobInput('other-table'));
     const res = await pending;
     expect(Number(res.headers['x-svc-index'])).toBe(index);
-  });
-});
-
-describe('conventions over a real socket', () => {
-  it('frees the waiter of a client that disconnects', async () => {
-    const { request: httpRequest } = await import('node:http');
-    const watch = t.server.scheduler.cluster.store.volumes.watch;
-    const index = watch.current;
-    const waitingBefore = watch.waiting;
-    const req = httpRequest(`${t.server.scheduler.url}/v1/volumes?type=csi&index=${index}&wait=10m`);
-    req.on('error', () => undefined);
-    req.end();
-    await eventually(() => (watch.waiting > waitingBefore ? true : undefined));
-    req.destroy();
-    await eventually(() => (watch.waiting === waitingBefore ? true : undefined));
-    expect(watch.waiting).toBe(waitingBefore);
-  });
-
-  it('gzips and pretty-prints real answers', async () => {
-    const res = await fetch(`${t.server.scheduler.url}/v1/job/read-me?pretty`, {
-      headers: { 'accept-encoding': 'gzip' },
-    });
-    expect(res.headers.get('content-encoding')).toBe('gzip');
-    const text = await res.text();
-    expect(text).toMatch(/^\{\n {4}"/);
-    expect(JSON.parse(text).ID).toBe('read-me');
-  });
-
-  it('answers 404 with the read headers for an unknown job', async () => {
-    const res = await t.request('GET', '/v1/job/missing-job');
-    expect(res.statusCode).toBe(404);
-    expect(Number(res.headers['x-svc-index'])).toBeGreaterThanOrEqual(1);
-    expect(res.headers['x-svc-knownleader']).toBe('true');
   });
 });
