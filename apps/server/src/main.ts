@@ -26,6 +26,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(`scheduler listening on ${server.scheduler.url}\n`);
+  process.stdout.write(`mesh listening on ${server.mesh.url}\n`);
   if (server.acl.enabled) {
     const name = server.acl.managementName;
     if (server.acl.bootstrapSecret !== undefined) {

@@ -18,7 +18,11 @@ Options:
   --demo                  Register a few sample jobs of each type at start
   --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
-  --heartbeat-ms MS       Event stream heartbeat interval in milliseconds (default 10000)
+  --heartbeat-ms MS       Heartbeat interval of event streams, exec sessions and mesh peering
+                          streams in milliseconds (default 10000)
+  --mesh-port PORT        Port of the mesh service API (default 8500; 0 picks a free port; 0 too
+                          when --scheduler-port is 0 and this flag is absent)
+  --mesh-state FILE       Keep the mesh peerings in this file across restarts (default: memory)
   -h, --help              Print this help and exit
 `;
 
@@ -75,6 +79,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'max-body': { type: 'string' },
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
+        'mesh-port': { type: 'string' },
+        'mesh-state': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -139,6 +145,15 @@ export function parseCli(argv: readonly string[]): CliCommand {
     const ms = parseInteger('--heartbeat-ms', values['heartbeat-ms'], 1, 3_600_000);
     if (typeof ms === 'string') return { kind: 'error', message: ms };
     options.heartbeatMs = ms;
+  }
+  if (values['mesh-port'] !== undefined) {
+    const port = parseInteger('--mesh-port', values['mesh-port'], 0, 65535);
+    if (typeof port === 'string') return { kind: 'error', message: port };
+    options.meshPort = port;
+  }
+  if (values['mesh-state'] !== undefined) {
+    if (values['mesh-state'].trim() === '') return { kind: 'error', message: '--mesh-state expects a file path' };
+    options.meshStateFile = values['mesh-state'];
   }
   return { kind: 'run', options };
 }

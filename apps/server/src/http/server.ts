@@ -18,6 +18,7 @@ import { registerSchedulerRoutes } from '../scheduler/routes/index.js';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
+import { startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
@@ -43,8 +44,17 @@ export interface StartServerOptions {
   readonly maxBody?: number;
   /** Enable the raw_exec driver. @defaultValue false */
   readonly enableRawExec?: boolean;
-  /** Event stream heartbeat interval in milliseconds. @defaultValue 10000 */
+  /** Heartbeat interval of event streams, exec sessions and mesh peering streams, in milliseconds. @defaultValue 10000 */
   readonly heartbeatMs?: number;
+  /**
+   * Port of the mesh service API; 0 picks a free port.
+   * @defaultValue 8500, or 0 when `schedulerPort` is 0 (a caller asking for one free port wants free ports)
+   */
+  readonly meshPort?: number;
+  /** File keeping the mesh peerings across restarts. @defaultValue none (memory only) */
+  readonly meshStateFile?: string;
+  /** How long a deleted peering stays readable, in milliseconds. @defaultValue 10000 */
+  readonly meshCleanupMs?: number;
   /** Root directory of task directories. @defaultValue a fresh temporary directory */
   readonly dataRoot?: string;
 }
@@ -59,6 +69,15 @@ export interface RunningServer {
     readonly app: FastifyInstance;
     /** The cluster behind the API. */
     readonly cluster: SchedulerCluster;
+  };
+  /** The mesh service listener. */
+  readonly mesh: {
+    /** Base address, `http://HOST:PORT`. */
+    readonly url: string;
+    /** The fastify instance. */
+    readonly app: FastifyInstance;
+    /** The peerings. */
+    readonly service: MeshService;
   };
   /** ACL information safe to print (never a secret read from a file). */
   readonly acl:
@@ -166,15 +185,28 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
+  let mesh: MeshListener | undefined;
   try {
     if (options.demo === true) loadDemo(cluster);
     await app.listen({ host, port: options.schedulerPort ?? 4646 });
+    mesh = await startMeshListener({
+      host,
+      port: options.meshPort ?? (options.schedulerPort === 0 ? 0 : 8500),
+      acl,
+      datacenter: options.datacenter ?? 'dc1',
+      heartbeatMs: options.heartbeatMs ?? 10_000,
+      maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      stateFile: options.meshStateFile,
+      cleanupMs: options.meshCleanupMs,
+    });
+    const meshListener = mesh;
     const address = app.server.address();
     const port =
       typeof address === 'object' && address !== null ? address.port : (options.schedulerPort ?? 4646);
     let closed: Promise<void> | undefined;
     return {
       scheduler: { url: `http://${hostForUrl(host)}:${port}`, app, cluster },
+      mesh: { url: meshListener.url, app: meshListener.app, service: meshListener.service },
       acl: acl.enabled
         ? {
             enabled: true,
@@ -188,7 +220,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           // are cut so that stopping always ends.
           const force = setTimeout(() => app.server.closeAllConnections(), 2000);
           try {
-            await app.close();
+            await Promise.all([app.close(), meshListener.close()]);
           } finally {
             clearTimeout(force);
           }
@@ -198,6 +230,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     };
   } catch (error) {
+    await mesh?.close().catch(() => undefined);
     await app.close().catch(() => undefined);
     await cluster.close();
     throw error;
