@@ -51,7 +51,9 @@ describe('sked-server as a process', { timeout: 60_000 }, () => {
   it('prints the ready line, serves, and exits 0 on SIGTERM', async () => {
     const r = run(['--scheduler-port', '0', '--nodes', '1']);
     const url = await ready(r);
-    expect(r.stdout()).toMatch(/^scheduler listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(r.stdout()).toMatch(
+      /^scheduler listening on http:\/\/127\.0\.0\.1:\d+\nmesh listening on http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
     const res = await fetch(`${url}/v1/jobs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-svc-index')).not.toBeNull();

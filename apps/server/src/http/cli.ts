@@ -152,7 +152,8 @@ export function parseCli(argv: readonly string[]): CliCommand {
     options.meshPort = port;
   }
   if (values['mesh-state'] !== undefined) {
-    if (values['mesh-state'].trim() === '') return { kind: 'error', message: '--mesh-state expects a file path' };
+    if (values['mesh-state'].trim() === '')
+      return { kind: 'error', message: '--mesh-state expects a file path' };
     options.meshStateFile = values['mesh-state'];
   }
   return { kind: 'run', options };

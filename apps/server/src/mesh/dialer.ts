@@ -98,7 +98,9 @@ export async function exchange(
       continue;
     }
     if (response.status === 400 || response.status === 403) {
-      throw badRequest(`The peer cluster refused the establishment: ${text.trim() || `status ${response.status}`}`);
+      throw badRequest(
+        `The peer cluster refused the establishment: ${text.trim() || `status ${response.status}`}`,
+      );
     }
     failures.push(`${address}: status ${response.status} (is it a mesh service address?)`);
   }
@@ -166,7 +168,11 @@ export function createDialer(options: DialerOptions): Dialer {
     authorization: `Bearer ${peering.streamSecret ?? ''}`,
   });
 
-  const deliverTermination = async (peering: StoredPeering, address: string, signal: AbortSignal): Promise<Outcome> => {
+  const deliverTermination = async (
+    peering: StoredPeering,
+    address: string,
+    signal: AbortSignal,
+  ): Promise<Outcome> => {
     try {
       const response = await fetch(`http://${address}${TERMINATE_PATH}`, {
         method: 'POST',
@@ -175,13 +181,19 @@ export function createDialer(options: DialerOptions): Dialer {
         signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]),
       });
       await response.body?.cancel();
-      return response.status === 200 || response.status === 404 || response.status === 410 ? 'delivered' : 'failed';
+      return response.status === 200 || response.status === 404 || response.status === 410
+        ? 'delivered'
+        : 'failed';
     } catch {
       return 'failed';
     }
   };
 
-  const openStream = (peering: StoredPeering, address: string, signal: AbortSignal): Promise<{ outcome: Outcome; socket?: WebSocket }> =>
+  const openStream = (
+    peering: StoredPeering,
+    address: string,
+    signal: AbortSignal,
+  ): Promise<{ outcome: Outcome; socket?: WebSocket }> =>
     new Promise((resolve) => {
       const socket = new WebSocket(`ws://${address}${STREAM_PATH}`, {
         headers: authHeaders(peering),

@@ -29,7 +29,9 @@ function checkPeer(service: MeshService, request: FastifyRequest, reply: Fastify
  * @param service - The peerings.
  */
 export function registerInternalRoutes(app: FastifyInstance, service: MeshService): void {
-  app.post(EXCHANGE_PATH, async (request, reply) => sendJson(request, reply, service.acceptExchange(request.body)));
+  app.post(EXCHANGE_PATH, async (request, reply) =>
+    sendJson(request, reply, service.acceptExchange(request.body)),
+  );
 
   app.post(TERMINATE_PATH, async (request, reply) => {
     const id = checkPeer(service, request, reply);
@@ -39,7 +41,9 @@ export function registerInternalRoutes(app: FastifyInstance, service: MeshServic
   });
 
   void app.register(async (scope) => {
-    await scope.register(websocket, { options: { maxPayload: MAX_STREAM_MESSAGE, perMessageDeflate: false } });
+    await scope.register(websocket, {
+      options: { maxPayload: MAX_STREAM_MESSAGE, perMessageDeflate: false },
+    });
     scope.route({
       method: 'GET',
       url: STREAM_PATH,
@@ -49,7 +53,10 @@ export function registerInternalRoutes(app: FastifyInstance, service: MeshServic
         return undefined;
       },
       handler: (_request, reply) =>
-        reply.code(400).type('text/plain; charset=utf-8').send('The peering stream needs a WebSocket connection'),
+        reply
+          .code(400)
+          .type('text/plain; charset=utf-8')
+          .send('The peering stream needs a WebSocket connection'),
       wsHandler: (socket: WebSocket, request: FastifyRequest) => {
         const id = peeringIdOf(request);
         if (id !== undefined) service.acceptStream(id, socket);

@@ -57,7 +57,9 @@ function hostForUrl(host: string): string {
 export async function startMeshListener(options: MeshListenerOptions): Promise<MeshListener> {
   const store =
     options.store ??
-    (options.stateFile === undefined ? createMemoryPeeringStore() : createFilePeeringStore(options.stateFile));
+    (options.stateFile === undefined
+      ? createMemoryPeeringStore()
+      : createFilePeeringStore(options.stateFile));
   const service = createMeshService({
     store,
     datacenter: options.datacenter,
@@ -83,7 +85,8 @@ export async function startMeshListener(options: MeshListenerOptions): Promise<M
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
-  const dialHost = options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : hostForUrl(options.host);
+  const dialHost =
+    options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : hostForUrl(options.host);
   service.setAddresses([`${dialHost}:${port}`]);
   let closed: Promise<void> | undefined;
   return {

@@ -24,7 +24,10 @@ export function isPeerName(name: unknown): name is string {
  */
 export function checkPeerName(name: unknown, where: string): string {
   if (isPeerName(name)) return name;
-  const shown = typeof name === 'string' ? JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name) : String(name);
+  const shown =
+    typeof name === 'string'
+      ? JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)
+      : String(name);
   throw badRequest(
     `${where} ${shown} is not a valid peer name: use a lowercase DNS label of 1 to 63 characters (a-z, 0-9 and "-", no "-" at either end)`,
   );
@@ -41,6 +44,6 @@ export function checkPartition(partition: unknown, where: string): string {
   if (partition === undefined || partition === null || partition === '' || partition === DEFAULT_PARTITION) {
     return DEFAULT_PARTITION;
   }
-  const shown = typeof partition === 'string' ? JSON.stringify(partition.slice(0, 80)) : String(partition);
+  const shown = typeof partition === 'string' ? JSON.stringify(partition.slice(0, 80)) : typeof partition;
   throw badRequest(`${where} ${shown} is not served: this server has only the "default" partition`);
 }

@@ -104,7 +104,9 @@ const NO_TIMES: StreamTimes = { lastHeartbeat: null, lastReceive: null, lastSend
  */
 export function readStreamMessage(data: RawData, isBinary: boolean): 'heartbeat' | 'terminated' | undefined {
   if (isBinary) return undefined;
-  const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : data.toString();
+  const text = Array.isArray(data)
+    ? Buffer.concat(data).toString('utf8')
+    : Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('utf8');
   if (text.length > 256) return undefined;
   try {
     const type = (JSON.parse(text) as { type?: unknown } | null)?.type;
@@ -137,7 +139,14 @@ export function createStreamHub(options: StreamHubOptions): StreamHub {
   const entryOf = (peeringId: string): Entry => {
     let entry = entries.get(peeringId);
     if (entry === undefined) {
-      entry = { socket: undefined, lastHeartbeat: null, lastReceive: null, lastSend: null, received: 0, windowStart: 0 };
+      entry = {
+        socket: undefined,
+        lastHeartbeat: null,
+        lastReceive: null,
+        lastSend: null,
+        received: 0,
+        windowStart: 0,
+      };
       entries.set(peeringId, entry);
     }
     return entry;

@@ -204,7 +204,9 @@ function parsePeeringAccess(
   for (const [pattern, access] of Object.entries(value)) {
     if (pattern === '') fail(`${label}.peering has an empty peering name`);
     if (!isPeeringAccess(access)) {
-      fail(`${label}.peering[${JSON.stringify(pattern)}] must be "read" or "write", not ${JSON.stringify(access)}`);
+      fail(
+        `${label}.peering[${JSON.stringify(pattern)}] must be "read" or "write", not ${JSON.stringify(access)}`,
+      );
     }
     rules[pattern] = access as PeeringAccess;
   }
