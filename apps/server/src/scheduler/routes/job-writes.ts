@@ -15,6 +15,8 @@ import { authenticate, requireNamespace } from '../acl/index.js';
 import {
   begin,
   beginInNamespace,
+  beginWrite,
+  bodyNamespace,
   setWriteIndex,
   validateBody,
   type SchedulerRouteContext,
@@ -26,11 +28,6 @@ type Params = { job_id: string };
 export const MAX_DISPATCH_PAYLOAD = 16_384;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-
-function jobNamespace(job: { Namespace?: string | undefined }, queryNamespace: string): string {
-  const ns = job.Namespace;
-  return ns === undefined || ns === '' ? queryNamespace : ns;
-}
 
 /**
  * Registers the job write endpoints of document 1 (create, update, parse, plan, dispatch, revert,
@@ -52,7 +49,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
     request: FastifyRequest<{ Params: Partial<Params> }>,
     reply: FastifyReply,
   ): FastifyReply => {
-    const { namespace: queryNamespace } = begin(ctx, request);
+    const { query } = begin(ctx, request);
     authenticate(ctx.acl, request);
     const body = validateBody(JobRegisterRequest, request.body);
     const job = body.Job;
@@ -63,7 +60,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       );
     }
     checkJobRegion(job);
-    const namespace = jobNamespace(job, queryNamespace);
+    const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
     const result = cluster.registerJob({
@@ -100,7 +97,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/jobs/parse', parse);
 
   const plan = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace: queryNamespace } = begin(ctx, request);
+    const { query } = begin(ctx, request);
     authenticate(ctx.acl, request);
     const body = validateBody(JobPlanRequest, request.body);
     const job = body.Job;
@@ -110,7 +107,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       );
     }
     checkJobRegion(job);
-    const namespace = jobNamespace(job, queryNamespace);
+    const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
     const result = cluster.planJob({
@@ -124,7 +121,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/plan', plan);
 
   const dispatch = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { query, namespace } = beginInNamespace(ctx, request, 'dispatch-job');
+    const { query, namespace } = beginWrite(ctx, request, 'dispatch-job');
     const body = validateBody(JobDispatchRequest, request.body ?? {});
     const payload = body.Payload ?? '';
     if (payload !== '') {
@@ -158,7 +155,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   };
 
   const revert = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'submit-job');
     const body = validateBody(JobRevertRequest, request.body);
     checkBodyJobId(body.JobID, request.params.job_id);
     const result = cluster.revertJob({
@@ -176,7 +173,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/revert', revert);
 
   const stable = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'submit-job');
     const body = validateBody(JobStabilityRequest, request.body);
     checkBodyJobId(body.JobID, request.params.job_id);
     const result = cluster.setJobStability({
@@ -192,7 +189,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/stable', stable);
 
   const evaluate = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'submit-job');
     const body =
       request.body === undefined
         ? { JobID: request.params.job_id }
@@ -210,7 +207,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/evaluate', evaluate);
 
   const force = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'dispatch-job', 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'dispatch-job', 'submit-job');
     const result = cluster.forcePeriodic({ namespace, id: request.params.job_id });
     setWriteIndex(reply, store.index);
     return sendJson(request, reply, result);
@@ -219,7 +216,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/periodic/force', force);
 
   app.delete('/v1/job/:job_id', (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
-    const { query, namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { query, namespace } = beginWrite(ctx, request, 'submit-job');
     const purge = queryBool(query, 'purge', false);
     const global = queryBool(query, 'global', false);
     const noShutdownDelay = queryBool(query, 'no_shutdown_delay', false);
