@@ -14,7 +14,7 @@ import {
   registerExecRoute,
   type ExecAllocation,
 } from '../scheduler/exec/index.js';
-import { registerSchedulerRoutes } from '../scheduler/routes/index.js';
+import { registerSchedulerRoutes, rpcAddressOf } from '../scheduler/routes/index.js';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
@@ -168,20 +168,23 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     mapError: (error) =>
       ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
+    readIndex: () => cluster.store.index,
   });
   app.addHook('preClose', (done) => {
     shutdown.abort();
     done();
   });
-  const ctx = { cluster, acl, region, shutdown: shutdown.signal };
+  const ctx = { cluster, acl, region, shutdown: shutdown.signal, rpcAddress: rpcAddressOf(host) };
   registerSchedulerRoutes(app, ctx);
   registerEventStreamRoute(app, {
     broker,
     acl,
+    region,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   registerExecRoute(app, {
     acl,
+    region,
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });

@@ -3,6 +3,7 @@ import { formatProblems, validate } from '@sked/model';
 import type { Static, TSchema } from 'typebox';
 import type { Query } from '../../http/conventions.js';
 import { checkRegion, queryString, readNamespace } from '../../http/conventions.js';
+import { sendJson } from '../../http/app.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { requireNamespace, type Acl, type Principal } from '../acl/index.js';
 import type { NamespaceCapability } from '../acl/tokens.js';
@@ -18,6 +19,11 @@ export interface SchedulerRouteContext {
   readonly region: string;
   /** Aborted when the server shuts down. */
   readonly shutdown: AbortSignal;
+  /**
+   * This server's RPC address, answered by `GET /v1/status/leader` and `/v1/status/peers`.
+   * @defaultValue `127.0.0.1:4647`
+   */
+  readonly rpcAddress?: string;
 }
 
 /** The core's cluster, as the routes use it (store plus write operations). */
@@ -159,12 +165,24 @@ export function setNextToken(reply: FastifyReply, nextToken: string | undefined)
 }
 
 /**
- * Sets `X-Svc-Index` after a write (the index the write committed at).
+ * Answers a write: `X-Svc-Index` and the body's `Index` (when it has one) are both the store's
+ * index after the write, i.e. the index the write committed at, or the unchanged current index
+ * when the write changed nothing (it does not advance the index).
+ * @param ctx - Route context (the store).
+ * @param request - The request.
  * @param reply - The reply.
- * @param index - The store index after the write.
+ * @param result - The write's response body.
+ * @returns The sent reply.
  */
-export function setWriteIndex(reply: FastifyReply, index: number): void {
-  reply.header('X-Svc-Index', String(Math.max(1, index)));
+export function sendWrite(
+  ctx: SchedulerRouteContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: object,
+): FastifyReply {
+  const index = Math.max(1, ctx.cluster.store.index);
+  reply.header('X-Svc-Index', String(index));
+  return sendJson(request, reply, 'Index' in result ? { ...result, Index: index } : result);
 }
 
 /**

@@ -17,7 +17,7 @@ import {
   beginInNamespace,
   beginWrite,
   bodyNamespace,
-  setWriteIndex,
+  sendWrite,
   validateBody,
   type SchedulerRouteContext,
 } from './common.js';
@@ -37,7 +37,6 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
  */
 export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
   const { cluster } = ctx;
-  const store = cluster.store;
 
   const checkJobRegion = (job: { Region?: string | undefined }): void => {
     if (job.Region !== undefined && job.Region !== '' && job.Region !== ctx.region) {
@@ -72,8 +71,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       preserveCounts: body.PreserveCounts ?? false,
       ...(body.Submission === undefined || body.Submission === null ? {} : { submission: body.Submission }),
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, { ...result, KnownLeader: true, LastContact: 0, Warnings: '' });
+    return sendWrite(ctx, request, reply, { ...result, KnownLeader: true, LastContact: 0, Warnings: '' });
   };
   app.post('/v1/jobs', register);
   app.put('/v1/jobs', register);
@@ -140,8 +138,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       idempotencyToken:
         queryString(query, 'IdempotencyToken') ?? queryString(query, 'idempotency_token') ?? '',
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/dispatch', dispatch);
   app.put('/v1/job/:job_id/dispatch', dispatch);
@@ -166,8 +163,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
         ? {}
         : { enforcePriorVersion: body.EnforcePriorVersion }),
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/revert', revert);
   app.put('/v1/job/:job_id/revert', revert);
@@ -182,8 +178,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       version: body.JobVersion ?? 0,
       stable: body.Stable ?? false,
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/stable', stable);
   app.put('/v1/job/:job_id/stable', stable);
@@ -200,8 +195,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       id: body.JobID,
       forceReschedule: body.EvalOptions?.ForceReschedule ?? false,
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/evaluate', evaluate);
   app.put('/v1/job/:job_id/evaluate', evaluate);
@@ -209,8 +203,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   const force = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
     const { namespace } = beginWrite(ctx, request, 'dispatch-job', 'submit-job');
     const result = cluster.forcePeriodic({ namespace, id: request.params.job_id });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/periodic/force', force);
   app.put('/v1/job/:job_id/periodic/force', force);
@@ -232,7 +225,6 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       evalPriority,
       noShutdownDelay,
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   });
 }

@@ -20,7 +20,7 @@ import {
   bodyNamespace,
   found,
   setNextToken,
-  setWriteIndex,
+  sendWrite,
   validateBody,
   type SchedulerRouteContext,
 } from './common.js';
@@ -136,8 +136,7 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
       }),
     }));
     const result = ctx.cluster.registerVolume({ namespace, pathId: request.params.volume_id, volumes });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
+    return sendWrite(ctx, request, reply, result ?? {});
   };
   app.put('/v1/volume/csi/:volume_id', register);
   app.post('/v1/volume/csi/:volume_id', register);
@@ -146,8 +145,7 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
     const { query, namespace } = beginWrite(ctx, request, 'csi-write-volume');
     const force = queryBool(query, 'force', false);
     const result = ctx.cluster.deregisterVolume({ namespace, id: request.params.volume_id, force });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
+    return sendWrite(ctx, request, reply, result ?? {});
   });
 
   app.delete('/v1/volume/csi/:volume_id/detach', (request: FastifyRequest<{ Params: Params }>, reply) => {
@@ -155,7 +153,6 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
     const node = queryString(query, 'node') ?? '';
     if (node === '') throw badRequest('The "node" query parameter is required');
     const result = ctx.cluster.detachVolume({ namespace, id: request.params.volume_id, node });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
+    return sendWrite(ctx, request, reply, result ?? {});
   });
 }

@@ -1,8 +1,9 @@
-import { checkConstraint, describeConstraint, resolveTarget } from './constraints.js';
-import { tasksUpdated } from './diff.js';
-import { formatDuration } from './internal/duration.js';
-import { iso } from './internal/ids.js';
-import type { Txn } from './store.js';
+import { checkConstraint, describeConstraint, resolveTarget } from '../constraints.js';
+import { tasksUpdated } from '../diff.js';
+import { iso } from '../internal/ids.js';
+import type { StateView } from '../state/store.js';
+import { clientTerminal, isLive } from '../internal/status.js';
+import { allocPorts, groupPorts, takePorts } from './ports.js';
 import type {
   Allocation,
   AllocMetric,
@@ -15,7 +16,7 @@ import type {
   Node,
   TaskGroup,
   TaskState,
-} from './types.js';
+} from '../types.js';
 
 /** What a plan does to one task group (Annotations.DesiredTGUpdates). */
 export interface DesiredUpdates {
@@ -48,7 +49,10 @@ export interface SchedulePlan {
 
 /** Context of a scheduling run. */
 export interface SchedContext {
-  readonly tx: Txn;
+  /** The state the plan is computed on (read-only). */
+  readonly state: StateView;
+  /** The index the plan's records are created at. */
+  readonly index: number;
   /** Current time in ms. */
   readonly now: number;
   readonly newId: () => string;
@@ -58,16 +62,6 @@ export interface SchedContext {
   readonly noShutdownDelay?: boolean;
   /** IDs of the allocations the clients have not finished (a cache; every allocation is scanned without it). */
   readonly activeAllocIds?: Iterable<string>;
-}
-
-/** Whether the client has finished with an allocation. */
-export function clientTerminal(a: Allocation): boolean {
-  return a.ClientStatus === 'complete' || a.ClientStatus === 'failed' || a.ClientStatus === 'lost';
-}
-
-/** Whether an allocation is neither stopped nor finished. */
-export function isLive(a: Allocation): boolean {
-  return a.DesiredStatus === 'run' && !clientTerminal(a);
 }
 
 /** Resources an allocation of a group asks for. */
@@ -137,7 +131,7 @@ interface Usage {
 }
 
 /** The mutable picture of the cluster during one scheduling run. */
-interface World {
+export interface World {
   nodes: Node[];
   usage: Map<string, Usage>;
   /** Live allocations (including those placed by this plan, minus those it stops). */
@@ -147,61 +141,17 @@ interface World {
   ports: Map<string, Set<number>>;
 }
 
-/** A port given to an allocation. */
-export interface AllocatedPort {
-  Label: string;
-  Value: number;
-  To: number;
-  HostIP: string;
-}
-
-/** The ports an allocation holds (from AllocatedResources.Shared.Ports). */
-export function allocPorts(a: Allocation): AllocatedPort[] {
-  const shared = a.AllocatedResources?.['Shared'] as { Ports?: AllocatedPort[] } | undefined;
-  return shared?.Ports ?? [];
-}
-
-interface PortAsk {
-  label: string;
-  value: number;
-  to: number;
-}
-
-function groupPorts(g: TaskGroup): { reserved: PortAsk[]; dynamic: PortAsk[] } {
-  const reserved: PortAsk[] = [];
-  const dynamic: PortAsk[] = [];
-  for (const n of (g.Networks ?? []) as { ReservedPorts?: unknown; DynamicPorts?: unknown }[]) {
-    for (const p of (Array.isArray(n.ReservedPorts) ? n.ReservedPorts : []) as Record<string, unknown>[])
-      reserved.push({
-        label: typeof p['Label'] === 'string' ? p['Label'] : '',
-        value: Number(p['Value'] ?? 0),
-        to: Number(p['To'] ?? 0),
-      });
-    for (const p of (Array.isArray(n.DynamicPorts) ? n.DynamicPorts : []) as Record<string, unknown>[])
-      dynamic.push({
-        label: typeof p['Label'] === 'string' ? p['Label'] : '',
-        value: 0,
-        to: Number(p['To'] ?? 0),
-      });
-  }
-  return { reserved, dynamic };
-}
-
-/** First dynamic host port. */
-const DYNAMIC_MIN = 20000;
-const DYNAMIC_MAX = 32000;
-
 function buildWorld(ctx: SchedContext): World {
-  const nodes = ctx.tx.all('nodes');
+  const nodes = ctx.state.all('nodes');
   const usage = new Map<string, Usage>();
   for (const n of nodes) usage.set(n.ID, { cpu: 0, memory: 0, disk: 0 });
   const live: Allocation[] = [];
   const candidates: Iterable<Allocation> = ctx.activeAllocIds
     ? [...ctx.activeAllocIds].flatMap((id) => {
-        const a = ctx.tx.get('allocs', id);
+        const a = ctx.state.get('allocs', id);
         return a ? [a] : [];
       })
-    : ctx.tx.all('allocs');
+    : ctx.state.all('allocs');
   for (const a of candidates) {
     if (clientTerminal(a)) continue;
     const u = usage.get(a.NodeID);
@@ -237,7 +187,7 @@ function volumeOf(ctx: SchedContext, world: World, ns: string, id: string): CsiV
   const key = `${ns}\u0000${id}`;
   let v = world.volumes.get(key);
   if (!v) {
-    const stored = ctx.tx.get('volumes', key);
+    const stored = ctx.state.get('volumes', key);
     if (stored) {
       v = structuredClone(stored);
       world.volumes.set(key, v);
@@ -328,7 +278,7 @@ function selectNode(
         ) {
           const writers = Object.values(v.Claims).filter((cl) => {
             if (cl.Mode !== 'write') return false;
-            const a = ctx.tx.get('allocs', cl.AllocationID);
+            const a = ctx.state.get('allocs', cl.AllocationID);
             return a !== undefined && !clientTerminal(a) && a.DesiredStatus === 'run';
           });
           if (writers.length > 0)
@@ -487,7 +437,7 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
     claims: [],
   };
   const world = buildWorld(ctx);
-  const all = ctx.tx.ofJob('allocs', ev.Namespace, ev.JobID);
+  const all = ctx.state.ofJob('allocs', ev.Namespace, ev.JobID);
   const mine = job ? all.filter((a) => a.Job === null || a.Job.CreateIndex === job.CreateIndex) : all;
   const stop = (a: Allocation, description: string): void => {
     plan.stop.push({ alloc: a, description });
@@ -513,7 +463,7 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
       du(a.TaskGroup).Stop++;
     }
     // Cancel running deployments of a stopped job.
-    for (const d of ctx.tx.ofJob('deployments', ev.Namespace, ev.JobID))
+    for (const d of ctx.state.ofJob('deployments', ev.Namespace, ev.JobID))
       if (d.Status === 'running' || d.Status === 'paused')
         plan.cancelled.push({
           ...d,
@@ -533,7 +483,7 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
   }
 
   // The deployment of this version, when one is needed.
-  const deployments = ctx.tx.ofJob('deployments', job.Namespace, job.ID);
+  const deployments = ctx.state.ofJob('deployments', job.Namespace, job.ID);
   let deployment = deployments.find(
     (d) => d.JobVersion === job.Version && d.JobCreateIndex === job.CreateIndex && d.Status === 'running',
   );
@@ -571,8 +521,8 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
         Status: 'running',
         StatusDescription: 'Deployment is running',
         TaskGroups: {},
-        CreateIndex: ctx.tx.index,
-        ModifyIndex: ctx.tx.index,
+        CreateIndex: ctx.index,
+        ModifyIndex: ctx.index,
         CreateTime: ctx.now * 1e6,
         ModifyTime: ctx.now * 1e6,
       };
@@ -812,25 +762,6 @@ function mergeFailure(plan: SchedulePlan, group: string, m: AllocMetric, coalesc
   else plan.failed[group] = { ...m, CoalescedFailures: coalesced };
 }
 
-function takePorts(world: World, g: TaskGroup, node: Node): AllocatedPort[] {
-  let used = world.ports.get(node.ID);
-  if (!used) world.ports.set(node.ID, (used = new Set()));
-  const ip = node.Attributes['unique.network.ip-address'] ?? '127.0.0.1';
-  const { reserved, dynamic } = groupPorts(g);
-  const out: AllocatedPort[] = [];
-  for (const p of reserved) {
-    used.add(p.value);
-    out.push({ Label: p.label, Value: p.value, To: p.to, HostIP: ip });
-  }
-  let next = DYNAMIC_MIN;
-  for (const p of dynamic) {
-    while (used.has(next) && next < DYNAMIC_MAX) next++;
-    used.add(next);
-    out.push({ Label: p.label, Value: next, To: p.to, HostIP: ip });
-  }
-  return out;
-}
-
 function placeAlloc(
   ctx: SchedContext,
   world: World,
@@ -897,9 +828,9 @@ function placeAlloc(
       : null,
     FollowupEvalID: '',
     JobVersion: job.Version,
-    CreateIndex: ctx.tx.index,
-    ModifyIndex: ctx.tx.index,
-    AllocModifyIndex: ctx.tx.index,
+    CreateIndex: ctx.index,
+    ModifyIndex: ctx.index,
+    AllocModifyIndex: ctx.index,
     CreateTime: nowNs,
     ModifyTime: nowNs,
   };
@@ -937,9 +868,4 @@ function placeAlloc(
       };
   }
   return a;
-}
-
-/** Text for the restart policy message (`Exceeded allowed attempts 2 in interval 30m0s and mode is "fail"`). */
-export function exceededMessage(attempts: number, intervalNs: number, mode: string): string {
-  return `Exceeded allowed attempts ${attempts} in interval ${formatDuration(intervalNs)} and mode is "${mode}"`;
 }
