@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseMount } from '../secrets/index.js';
 import type { StartServerOptions } from './server.js';
 
 /** Usage text printed by `sked-server --help`. */
@@ -23,6 +24,10 @@ Options:
   --mesh-port PORT        Port of the mesh service API (default 8500; 0 picks a free port; 0 too
                           when --scheduler-port is 0 and this flag is absent)
   --mesh-state FILE       Keep the mesh peerings in this file across restarts (default: memory)
+  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
+  --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
+                          without either one is generated and printed once)
+  --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ldap)
   -h, --help              Print this help and exit
 `;
 
@@ -58,9 +63,13 @@ export function parseSize(text: string): number | undefined {
 /**
  * Parses the command line of `sked-server`.
  * @param argv - Arguments after the script name.
+ * @param env - Environment (`SKED_SECRETS_ROOT_TOKEN`).
  * @returns What to do: print help, run with options, or fail with a message.
  */
-export function parseCli(argv: readonly string[]): CliCommand {
+export function parseCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CliCommand {
   let parsed;
   try {
     parsed = parseArgs({
@@ -81,6 +90,9 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'heartbeat-ms': { type: 'string' },
         'mesh-port': { type: 'string' },
         'mesh-state': { type: 'string' },
+        'secrets-port': { type: 'string' },
+        'secrets-root-token': { type: 'string' },
+        'ldap-mount': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -156,5 +168,34 @@ export function parseCli(argv: readonly string[]): CliCommand {
       return { kind: 'error', message: '--mesh-state expects a file path' };
     options.meshStateFile = values['mesh-state'];
   }
+  const secretsError = parseSecretsFlags(values, env, options);
+  if (secretsError !== undefined) return { kind: 'error', message: secretsError };
   return { kind: 'run', options };
+}
+
+function parseSecretsFlags(
+  values: { 'secrets-port'?: string; 'secrets-root-token'?: string; 'ldap-mount'?: string },
+  env: Readonly<Record<string, string | undefined>>,
+  options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] },
+): string | undefined {
+  if (values['secrets-port'] !== undefined) {
+    const port = parseInteger('--secrets-port', values['secrets-port'], 0, 65535);
+    if (typeof port === 'string') return port;
+    options.secretsPort = port;
+  }
+  const token = values['secrets-root-token'] ?? env['SKED_SECRETS_ROOT_TOKEN'];
+  if (token !== undefined && token !== '') {
+    if (token.trim() !== token || /\s|\p{Cc}/u.test(token)) {
+      return '--secrets-root-token expects a token without spaces or control characters';
+    }
+    options.secretsRootToken = token;
+  } else if (values['secrets-root-token'] !== undefined) {
+    return '--secrets-root-token expects a token, not an empty string';
+  }
+  if (values['ldap-mount'] !== undefined) {
+    const mount = parseMount(values['ldap-mount']);
+    if ('error' in mount) return mount.error;
+    options.ldapMount = values['ldap-mount'];
+  }
+  return undefined;
 }
