@@ -1,7 +1,18 @@
 #!/usr/bin/env node
-import { separateExecCommand } from './commands/alloc-exec.js';
-import { prefetchCandidates } from './completion.js';
-import { createProgram } from './program.js';
+import { enableCompileCache } from 'node:module';
+
+// Cache compiled code on disk: a CLI starts many times, and most of its start-up is compiling.
+enableCompileCache?.();
+
+if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
+  const { VERSION } = await import('./program.js');
+  console.log(VERSION);
+  process.exit(0);
+}
+
+const { separateExecCommand } = await import('./commands/alloc-exec.js');
+const { prefetchCandidates } = await import('./completion.js');
+const { createProgram } = await import('./program.js');
 
 const argv = separateExecCommand(process.argv.slice(2));
 if (argv[0] === 'complete' && argv[1] === '--') await prefetchCandidates(argv.slice(2));

@@ -191,10 +191,8 @@ export async function monitor(
   } catch (error) {
     if (!signal.aborted) throw error;
     progress.done();
-    progress.log(
-      `Stopped waiting: the job keeps running. Follow it with \`sked job status ${target.jobId}\`.`,
-      true,
-    );
+    progress.log('Stopped waiting: the job keeps running.', true);
+    progress.log(`Follow it with: sked job status ${target.jobId}`);
     return INTERRUPTED;
   } finally {
     progress.done();

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 import { Command, Option } from 'commander';
 
 import { allocCommand } from './commands/alloc.js';
@@ -9,8 +11,9 @@ import { writeCommands } from './commands/job-write.js';
 import { volumeCommand } from './commands/volume.js';
 import { addCompletion } from './completion.js';
 
-/** The version printed by `sked --version`. */
-export const VERSION = '0.0.0';
+/** The version printed by `sked --version`: the package's. */
+export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
+  .version;
 
 function jobCommand(): Command {
   const job = new Command('job').description(
@@ -34,7 +37,6 @@ export function createProgram(): Command {
     .description(
       'sked: the scheduling service, the secrets service LDAP auth method and the mesh service peering, from the command line.',
     )
-    .version(VERSION, '-V, --version')
     .addOption(
       new Option(
         '--address <url>',
@@ -55,14 +57,22 @@ export function createProgram(): Command {
     .showSuggestionAfterError()
     .addHelpText(
       'after',
-      '\nGlobal flags go before or after the subcommand. Exit codes: 0 success, 1 error or usage error;\n`job run` 2 when placement failed; `job plan` 0 no changes, 1 changes, 255 error.\n\nExample:\n  $ sked job run web.hcl\n  $ sked job status web --json',
+      '\n`sked --version` (or `sked version`) prints the version.\nGlobal flags go before or after the subcommand. Exit codes: 0 success, 1 error or usage error;\n`job run` 2 when placement failed; `job plan` 0 no changes, 1 changes, 255 error.\n\nExample:\n  $ sked job run web.hcl\n  $ sked job status web --json',
     );
   program.addCommand(jobCommand());
   program.addCommand(allocCommand());
   program.addCommand(volumeCommand());
   program.addCommand(eventCommand());
   program.addCommand(filterCommand());
+  program.addCommand(
+    new Command('version').description('Print the version of sked').action(() => console.log(VERSION)),
+  );
   inherit(program);
+  // `job plan` keeps the service CLI's codes: 1 means "changes", so a usage error is 255 there.
+  program.commands
+    .find((c) => c.name() === 'job')
+    ?.commands.find((c) => c.name() === 'plan')
+    ?.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 255));
   addCompletion(program);
   return program;
 }

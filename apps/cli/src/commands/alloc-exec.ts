@@ -1,4 +1,4 @@
-import { ExecError } from '@sked/scheduler-client';
+import { ExecError, type SchedulerClient } from '@sked/scheduler-client';
 import { Command } from 'commander';
 
 import { schedulerContext } from '../context.js';
@@ -32,6 +32,18 @@ export function separateExecCommand(argv: readonly string[]): string[] {
   return [...argv];
 }
 
+/** A running allocation of the job, picked at random (as `--job` does in the service's CLI). */
+async function runningAllocOf(client: SchedulerClient, jobId: string): Promise<string> {
+  const { data } = await client.jobs.allocations(jobId);
+  const running = data.filter((a) => a.ClientStatus === 'running');
+  const pick = running[Math.floor(Math.random() * running.length)];
+  if (pick === undefined)
+    throw new CliError(`Job "${jobId}" has no running allocation.`, {
+      hint: `\`sked job status ${jobId}\` shows its allocations.`,
+    });
+  return pick.ID;
+}
+
 function terminalSize(): { width: number; height: number } {
   return { width: process.stdout.columns || 80, height: process.stdout.rows || 24 };
 }
@@ -43,8 +55,8 @@ async function pump(source: AsyncIterable<Uint8Array>, sink: NodeJS.WriteStream)
 async function exec(command: Command): Promise<number> {
   const ctx = schedulerContext(command);
   const [id, argv] = command.processedArgs as [string, string[]];
-  const opts = command.opts<{ task?: string; tty?: boolean; stdin?: boolean }>();
-  const allocId = await resolveAllocId(ctx.client, id);
+  const opts = command.opts<{ task?: string; tty?: boolean; stdin?: boolean; job?: boolean }>();
+  const allocId = opts.job ? await runningAllocOf(ctx.client, id) : await resolveAllocId(ctx.client, id);
   let task = opts.task;
   if (task === undefined) {
     const { data } = await ctx.client.allocations.read(allocId);
@@ -117,15 +129,16 @@ async function exec(command: Command): Promise<number> {
 export function execCommand(): Command {
   return new Command('exec')
     .description("Run a command in an allocation's task; its exit code becomes sked's")
-    .argument('<id>', 'allocation ID or a prefix of it')
+    .argument('<id>', 'allocation ID or a prefix of it (a job ID with --job)')
     .argument('<command...>', 'command and arguments')
     .option('--task <name>', 'task to run in (default: the only task)')
+    .option('--job', 'the ID is a job ID: use one of its running allocations, at random')
     .option('-t, --tty', 'allocate a terminal (default: when stdin and stdout are terminals)')
     .option('--no-tty', 'never allocate a terminal')
     .option('--no-stdin', 'do not pass stdin to the command')
     .addHelpText(
       'after',
-      "\nThe remote exit code becomes sked's own. Resizing the terminal resizes the remote one.\n\nExample:\n  $ sked alloc exec 8ba85cef /bin/sh\n  $ sked alloc exec --task server 8ba85cef sh -c 'echo $HOME'",
+      "\nThe remote exit code becomes sked's own. Resizing the terminal resizes the remote one.\n\nExample:\n  $ sked alloc exec 8ba85cef /bin/sh\n  $ sked alloc exec --job web ls\n  $ sked alloc exec --task server 8ba85cef sh -c 'echo $HOME'",
     )
     .action(handler(exec));
 }

@@ -1,10 +1,3 @@
-import {
-  FilterEvaluationError,
-  compileFilter,
-  formatCaret,
-  formatDiagnostic,
-  parseFilter,
-} from '@sked/filter';
 import { Command } from 'commander';
 
 import { globalsOf } from '../context.js';
@@ -13,7 +6,8 @@ import { handler } from '../handler.js';
 import { readInput } from '../job-file.js';
 import { processOutput, toJson } from '../output.js';
 
-function check(command: Command): Promise<number> {
+async function check(command: Command): Promise<number> {
+  const { formatDiagnostic, parseFilter } = await import('@sked/filter');
   const output = processOutput(globalsOf(command).json === true);
   const [expr] = command.processedArgs as [string];
   const result = parseFilter(expr);
@@ -23,14 +17,14 @@ function check(command: Command): Promise<number> {
         result.ok ? { Valid: true, Diagnostics: [] } : { Valid: false, Diagnostics: result.diagnostics },
       ),
     );
-    return Promise.resolve(result.ok ? 0 : 1);
+    return result.ok ? 0 : 1;
   }
   if (result.ok) {
     output.out('Valid filter');
-    return Promise.resolve(0);
+    return 0;
   }
   output.err(result.diagnostics.map((d) => formatDiagnostic(expr, d)).join('\n'));
-  return Promise.resolve(1);
+  return 1;
 }
 
 /** Items of a JSON array, or of JSON lines (one value per non-empty line). */
@@ -59,6 +53,8 @@ export function readItems(content: string, name: string): { items: unknown[]; ar
 }
 
 async function evaluate(command: Command): Promise<number> {
+  const { FilterEvaluationError, compileFilter, formatCaret, formatDiagnostic, parseFilter } =
+    await import('@sked/filter');
   const output = processOutput(globalsOf(command).json === true);
   const [expr, file] = command.processedArgs as [string, string | undefined];
   const parsed = parseFilter(expr);
@@ -106,7 +102,7 @@ export function filterCommand(): Command {
         .argument('[file]', 'JSON array or JSON lines; - or none reads stdin')
         .addHelpText(
           'after',
-          "\nExample:\n  $ sked job status --json | sked filter eval 'Type == \"batch\"'\n  $ sked filter eval 'Priority > 50' jobs.json",
+          "\nExample:\n  $ sked job status --json | sked filter eval 'Type == \"batch\"'\n  $ sked filter eval 'Priority != 50' jobs.json",
         )
         .action(handler(evaluate)),
     );

@@ -1,4 +1,4 @@
-import { JobRegisterRequest, formatProblems, validate, type JobPlanResponse } from '@sked/model';
+import type { JobPlanResponse } from '@sked/model';
 import { Command } from 'commander';
 
 import { schedulerContext, type SchedulerContext } from '../context.js';
@@ -109,6 +109,8 @@ async function validateJob(command: Command): Promise<number> {
   const ctx = schedulerContext(command);
   const [path] = command.processedArgs as [string];
   const file = await readJobFile(ctx.client, path);
+  // Loaded here only: the schemas take a while to load, and only this command needs them.
+  const { JobRegisterRequest, formatProblems, validate } = await import('@sked/model');
   const result = validate(JobRegisterRequest, { Job: file.job });
   const problems = result.ok ? [] : formatProblems(result.problems).split('\n');
   if ((file.job.TaskGroups ?? []).length === 0)
@@ -152,7 +154,6 @@ export function submitCommands(): Command[] {
       'after',
       '\nExit codes: 0 no changes, 1 changes, 255 error.\n\nExample:\n  $ sked job plan web.hcl',
     )
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 255))
     .action(handler(plan, undefined, 255));
   const validateCmd = new Command('validate')
     .description('Check a job file without submitting it')
