@@ -21,17 +21,27 @@ function flagValue(words: readonly string[], flag: string): string | undefined {
   return inline?.slice(flag.length + 1);
 }
 
+const VALUE_FLAGS = new Set(['--address', '--token', '--namespace', '--region', '--filter', '--task']);
+
+/** The words that name commands and arguments: flags and the values of flags left out. */
+function commandWords(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? '';
+    if (VALUE_FLAGS.has(word)) i++;
+    else if (!word.startsWith('-')) out.push(word);
+  }
+  return out;
+}
+
 /**
  * Before a completion request (`sked complete -- WORDS...`) is answered, fetches the job or
  * allocation IDs the words call for from the server named by the words' `--address`, `--token`
  * and `--namespace` (or `SKED_*`), within `timeoutMs`. Any failure leaves the list empty: a
  * completion never prints an error.
  */
-export async function prefetchCandidates(words: readonly string[], timeoutMs = 1500): Promise<void> {
-  const path = words
-    .filter((w) => !w.startsWith('-'))
-    .slice(0, 2)
-    .join(' ');
+export async function prefetchCandidates(words: readonly string[], timeoutMs = 3000): Promise<void> {
+  const path = commandWords(words).slice(0, 2).join(' ');
   const wantsJobs = JOB_COMMANDS.includes(path);
   const wantsAllocs = ALLOC_COMMANDS.includes(path);
   if (!wantsJobs && !wantsAllocs) return;
