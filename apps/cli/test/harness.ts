@@ -14,34 +14,67 @@ export const SERVER = fileURLToPath(new URL('./main.js', import.meta.resolve('@s
 export interface ServerProcess {
   /** Address of the scheduling service. */
   readonly url: string;
-  /** The environment that points sked at this server. */
+  /** Address of each listener, by the name of its ready line (`scheduler`, `secrets`, `mesh`). */
+  readonly listeners: Readonly<Record<string, string>>;
+  /** The secrets service's root token (set with --secrets-root-token). */
+  readonly secretsRootToken: string;
+  /** The environment that points sked at this server's listeners. */
   readonly env: Record<string, string>;
   readonly child: ChildProcess;
   close(): Promise<void>;
 }
 
-/** Starts `sked-server` on free ports (with demo data unless `args` say otherwise). */
+/** The port flags `sked-server` takes, read from its --help (the listeners it has). */
+let portFlags: Promise<string[]> | undefined;
+function serverPortFlags(): Promise<string[]> {
+  portFlags ??= new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SERVER, '--help'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', () => resolve([...new Set(out.match(/--[a-z]+-port\b/g) ?? [])]));
+  });
+  return portFlags;
+}
+
+/**
+ * Starts `sked-server` with every listener it has on a free port (with demo data unless `args`
+ * say otherwise), and waits for each ready line.
+ */
 export async function startServer(args: readonly string[] = ['--demo']): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [SERVER, '--scheduler-port', '0', '--enable-raw-exec', ...args], {
+  const ports = (await serverPortFlags()).flatMap((flag) => [flag, '0']);
+  const secretsRootToken = `root-${Math.random().toString(36).slice(2)}`;
+  const withToken = ports.includes('--secrets-port') ? ['--secrets-root-token', secretsRootToken] : [];
+  const child = spawn(process.execPath, [SERVER, ...ports, ...withToken, '--enable-raw-exec', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`sked-server did not start: ${stderr}`)), 20_000);
+  const expected = ports.length / 2;
+  const listeners: Record<string, string> = {};
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sked-server did not start: ${stderr}`)), 30_000);
     lines.on('line', (line) => {
-      const match = /^scheduler listening on (http:\/\/\S+)$/.exec(line);
-      if (match) {
+      const match = /^(\w+) listening on (https?:\/\/\S+)$/.exec(line);
+      if (!match) return;
+      listeners[match[1]!] = match[2]!;
+      if (Object.keys(listeners).length === expected) {
         clearTimeout(timer);
-        resolve(match[1]!);
+        resolve();
       }
     });
     child.once('exit', (code) => reject(new Error(`sked-server exited with ${code}: ${stderr}`)));
   });
+  const url = listeners['scheduler']!;
+  const env: Record<string, string> = { SKED_ADDR: url };
+  if (listeners['secrets']) env['SKED_SECRETS_ADDR'] = listeners['secrets'];
+  if (listeners['mesh']) env['SKED_MESH_ADDR'] = listeners['mesh'];
   return {
     url,
-    env: { SKED_ADDR: url },
+    listeners,
+    secretsRootToken,
+    env,
     child,
     close: () =>
       new Promise<void>((resolve) => {
