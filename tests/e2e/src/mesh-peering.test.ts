@@ -69,11 +69,11 @@ async function heartbeat(mesh: MeshClient, name: string): Promise<string | null 
 
 let a: Proc;
 let b: Proc;
-const stateA = join(dir, 'a-mesh.json');
+const dataA = join(dir, 'a-data');
 
 beforeAll(async () => {
   [a, b] = await Promise.all([
-    start(['--datacenter', 'dc1', '--mesh-port', '0', '--mesh-state', stateA]),
+    start(['--datacenter', 'dc1', '--mesh-port', '0', '--data-dir', dataA]),
     start(['--datacenter', 'dc2', '--mesh-port', '0']),
   ]);
 }, 40_000);
@@ -140,7 +140,7 @@ describe('two sked-server processes', { timeout: 40_000 }, () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(await heartbeat(client(b), 'dc1')).toBe(stopped);
     expect((await client(b).peerings.read('dc1')).data.State).toBe('ACTIVE');
-    a = await start(['--datacenter', 'dc1', '--mesh-port', port, '--mesh-state', stateA]);
+    a = await start(['--datacenter', 'dc1', '--mesh-port', port, '--data-dir', dataA]);
     await expect.poll(() => heartbeat(client(b), 'dc1'), { timeout: 20_000 }).not.toBe(stopped);
     await expect.poll(() => heartbeat(client(a), 'dc2'), { timeout: 20_000 }).toMatch(/^\d{4}-/);
   });

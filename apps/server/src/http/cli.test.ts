@@ -29,8 +29,6 @@ describe('parseCli', () => {
       '500',
       '--mesh-port',
       '0',
-      '--mesh-state',
-      'mesh.json',
     ]);
     expect(command).toEqual({
       kind: 'run',
@@ -47,7 +45,6 @@ describe('parseCli', () => {
         enableRawExec: true,
         heartbeatMs: 500,
         meshPort: 0,
-        meshStateFile: 'mesh.json',
       },
     });
   });
@@ -68,7 +65,6 @@ describe('parseCli', () => {
     [['--bind'], /--bind <value>' argument missing/],
     [['--mesh-port', '-1'], /--mesh-port/],
     [['--mesh-port', '65536'], /--mesh-port must be between 0 and 65535, not 65536/],
-    [['--mesh-state', ' '], /--mesh-state expects a file path/],
   ])('%j is an error', (argv, message) => {
     const command = parseCli(argv);
     expect(command).toEqual({ kind: 'error', message: expect.stringMatching(message) });

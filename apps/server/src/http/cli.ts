@@ -23,7 +23,8 @@ Options:
                           streams in milliseconds (default 10000)
   --mesh-port PORT        Port of the mesh service API (default 8500; 0 picks a free port; 0 too
                           when --scheduler-port is 0 and this flag is absent)
-  --mesh-state FILE       Keep the mesh peerings in this file across restarts (default: memory)
+  --data-dir DIR          Keep the state (scheduling state, mesh peerings) in DIR (created when
+                          absent) and restore it at start; without it the state is in memory only
   --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
   --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
                           without either one is generated and printed once)
@@ -89,7 +90,7 @@ export function parseCli(
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
         'mesh-port': { type: 'string' },
-        'mesh-state': { type: 'string' },
+        'data-dir': { type: 'string' },
         'secrets-port': { type: 'string' },
         'secrets-root-token': { type: 'string' },
         'ldap-mount': { type: 'string' },
@@ -163,10 +164,9 @@ export function parseCli(
     if (typeof port === 'string') return { kind: 'error', message: port };
     options.meshPort = port;
   }
-  if (values['mesh-state'] !== undefined) {
-    if (values['mesh-state'].trim() === '')
-      return { kind: 'error', message: '--mesh-state expects a file path' };
-    options.meshStateFile = values['mesh-state'];
+  if (values['data-dir'] !== undefined) {
+    if (values['data-dir'].trim() === '') return { kind: 'error', message: '--data-dir expects a directory' };
+    options.dataDir = values['data-dir'];
   }
   const secretsError = parseSecretsFlags(values, env, options);
   if (secretsError !== undefined) return { kind: 'error', message: secretsError };
