@@ -65,7 +65,7 @@ function targetOf(before: string): Target | undefined {
 /** The text a filter is read in: its fenced code block, or its line outside code blocks. */
 function contextStart(text: string, at: number): number {
   const fences = [...text.slice(0, at).matchAll(/^\s*```/gm)];
-  if (fences.length % 2 === 1) return (fences.at(-1) as RegExpMatchArray).index;
+  if (fences.length % 2 === 1) return fences.at(-1)?.index ?? 0;
   return text.lastIndexOf('\n', at) + 1;
 }
 
