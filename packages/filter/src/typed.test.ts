@@ -1,5 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { Job, JobListStub } from '@sked/model';
+import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { expressionArb } from '../test/arbitraries.js';
 import { referenceEvaluate } from '../test/reference.js';
@@ -314,7 +315,8 @@ describe('typed mode: properties', () => {
     'without null collections, typed mode agrees with the untyped engine',
     (ast, { datum, schema }) => {
       const keep = typed(ast, schema);
-      if (keep === undefined) return;
+      // Only where no null is read as a collection (a map's value union can make one so).
+      if (keep === undefined || !isDeepStrictEqual(substituteNulls(datum, schema), datum)) return;
       expect(outcome(() => keep(datum))).toBe(outcome(() => compileFilter(ast)(datum)));
     },
   );
