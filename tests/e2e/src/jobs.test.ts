@@ -166,7 +166,7 @@ describe('jobs against the sample server', () => {
       return data.some((d) => d.JobVersion === 1) ? data : undefined;
     }, 'a deployment of version 1');
     expect(deployments.every((d) => d.JobID === 'deploy')).toBe(true);
-    expect(deployments.map((d) => d.JobVersion).sort()).toEqual([0, 1]);
+    expect(deployments.map((d) => d.JobVersion).sort((a, b) => a - b)).toEqual([0, 1]);
     const latest = await client.jobs.latestDeployment('deploy');
     expect(latest.data?.JobID).toBe('deploy');
     expect(latest.data?.JobVersion).toBe(1);
