@@ -20,6 +20,8 @@ Options:
   --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
   --heartbeat-ms MS       Event stream heartbeat interval in milliseconds (default 10000)
+  --data-dir DIR          Keep the state in DIR (created when absent) and restore it at start;
+                          without it the state is in memory only
   --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
   --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
                           without either one is generated and printed once)
@@ -84,6 +86,7 @@ export function parseCli(
         'max-body': { type: 'string' },
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
+        'data-dir': { type: 'string' },
         'secrets-port': { type: 'string' },
         'secrets-root-token': { type: 'string' },
         'ldap-mount': { type: 'string' },
@@ -151,6 +154,10 @@ export function parseCli(
     const ms = parseInteger('--heartbeat-ms', values['heartbeat-ms'], 1, 3_600_000);
     if (typeof ms === 'string') return { kind: 'error', message: ms };
     options.heartbeatMs = ms;
+  }
+  if (values['data-dir'] !== undefined) {
+    if (values['data-dir'].trim() === '') return { kind: 'error', message: '--data-dir expects a directory' };
+    options.dataDir = values['data-dir'];
   }
   const secretsError = parseSecretsFlags(values, env, options);
   if (secretsError !== undefined) return { kind: 'error', message: secretsError };

@@ -19,6 +19,7 @@ import type { SchedulerCluster } from '../scheduler/routes/common.js';
 import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
+import { openDurable, type Durable } from '../durable/index.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
@@ -46,8 +47,13 @@ export interface StartServerOptions {
   readonly enableRawExec?: boolean;
   /** Event stream heartbeat interval in milliseconds. @defaultValue 10000 */
   readonly heartbeatMs?: number;
-  /** Root directory of task directories. @defaultValue a fresh temporary directory */
+  /** Root directory of task directories. @defaultValue `<dataDir>/tasks`, or a fresh temporary directory */
   readonly dataRoot?: string;
+  /**
+   * Keeps the state in this directory (SQLite, see the README's "Durable state"): restored at
+   * start, every write answered once it is on disk. @defaultValue none: memory only
+   */
+  readonly dataDir?: string;
   /** Port of the secrets service API; 0 picks a free port. @defaultValue 8200, or 0 when `schedulerPort` is 0 */
   readonly secretsPort?: number;
   /** Root token of the secrets service. @defaultValue generated (see `RunningServer.secrets`) */
@@ -156,13 +162,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
   // while the cluster is created) are in the event stream's buffer.
   const broker = createEventBroker();
+  const durable: Durable | undefined =
+    options.dataDir === undefined
+      ? undefined
+      : openDurable(options.dataDir, (error) => process.stderr.write(`sked-server: ${error.message}\n`));
+  const dataRoot = options.dataRoot ?? durable?.taskRoot;
   const cluster = createCluster({
     onEvents: (batch) => broker.publish(batch),
     region,
     datacenter: options.datacenter ?? 'dc1',
     nodes: options.nodes ?? 3,
     rawExec: options.enableRawExec ?? false,
-    ...(options.dataRoot === undefined ? {} : { dataRoot: options.dataRoot }),
+    ...(dataRoot === undefined ? {} : { dataRoot }),
+    ...(durable === undefined
+      ? {}
+      : {
+          persistence: {
+            backend: durable.scheduler,
+            ...(durable.scheduler.restored === undefined ? {} : { restored: durable.scheduler.restored }),
+          },
+        }),
   });
   const shutdown = new AbortController();
   const app = createHttpApp({
@@ -170,6 +189,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     mapError: (error) =>
       ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
     readIndex: () => cluster.store.index,
+  });
+  // Nothing leaves the process before it is durable: a write is answered once its commit is on
+  // disk, and a read never shows what a crash could still undo.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    const pending = cluster.store.synced();
+    if (pending === undefined) done(null, payload);
+    else
+      pending.then(
+        () => done(null, payload),
+        (error: unknown) => done(error as Error),
+      );
   });
   app.addHook('preClose', (done) => {
     shutdown.abort();
@@ -191,7 +221,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
   let secrets: SecretsListener | undefined;
   try {
-    if (options.demo === true) loadDemo(cluster);
+    // A restored data dir already holds the demo jobs (or what became of them).
+    if (options.demo === true && durable?.scheduler.restored === undefined) loadDemo(cluster);
     await app.listen({ host, port: options.schedulerPort ?? 4646 });
     secrets = await listenSecrets({
       host,
@@ -233,6 +264,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
             clearTimeout(force);
           }
           await cluster.close();
+          durable?.close();
         })();
         return closed;
       },
@@ -241,6 +273,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     await secrets?.close().catch(() => undefined);
     await app.close().catch(() => undefined);
     await cluster.close();
+    durable?.close();
     throw error;
   }
 }
