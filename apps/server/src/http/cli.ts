@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseMount } from '../secrets/index.js';
+import { parseStateFlags, STATE_FLAGS, STATE_USAGE } from './cli-state.js';
 import type { StartServerOptions } from './server.js';
 
 /** Usage text printed by `sked-server --help`. */
@@ -20,9 +21,7 @@ Options:
   --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
   --heartbeat-ms MS       Event stream heartbeat interval in milliseconds (default 10000)
-  --data-dir DIR          Keep the state in DIR (created when absent) and restore it at start;
-                          without it the state is in memory only
-  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
+${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
   --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
                           without either one is generated and printed once)
   --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ldap)
@@ -86,7 +85,7 @@ export function parseCli(
         'max-body': { type: 'string' },
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
-        'data-dir': { type: 'string' },
+        ...STATE_FLAGS,
         'secrets-port': { type: 'string' },
         'secrets-root-token': { type: 'string' },
         'ldap-mount': { type: 'string' },
@@ -155,10 +154,8 @@ export function parseCli(
     if (typeof ms === 'string') return { kind: 'error', message: ms };
     options.heartbeatMs = ms;
   }
-  if (values['data-dir'] !== undefined) {
-    if (values['data-dir'].trim() === '') return { kind: 'error', message: '--data-dir expects a directory' };
-    options.dataDir = values['data-dir'];
-  }
+  const stateError = parseStateFlags(values, options);
+  if (stateError !== undefined) return { kind: 'error', message: stateError };
   const secretsError = parseSecretsFlags(values, env, options);
   if (secretsError !== undefined) return { kind: 'error', message: secretsError };
   return { kind: 'run', options };
