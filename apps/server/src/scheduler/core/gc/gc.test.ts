@@ -17,7 +17,7 @@ describe('time table', () => {
       index += di;
       time += dt;
       table.witness(index, time);
-      if (seen.length === 0 || seen[seen.length - 1]![0] < index) seen.push([index, time]);
+      if (seen.length === 0 || (seen.at(-1)?.[0] ?? 0) < index) seen.push([index, time]);
     }
     const expected = seen.filter(([, t]) => t <= query).reduce((m, [i]) => Math.max(m, i), 0);
     expect(table.indexAt(query)).toBe(expected);

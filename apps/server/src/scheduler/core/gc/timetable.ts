@@ -21,7 +21,7 @@ export function createTimeTable(): TimeTable {
   let times: number[] = [];
   return {
     witness(index, nowMs) {
-      if (indexes.length > 0 && indexes[indexes.length - 1]! >= index) return;
+      if ((indexes.at(-1) ?? 0) >= index) return;
       indexes.push(index);
       times.push(nowMs);
     },
@@ -30,14 +30,14 @@ export function createTimeTable(): TimeTable {
       let hi = times.length;
       while (lo < hi) {
         const mid = (lo + hi) >>> 1;
-        if (times[mid]! <= ms) lo = mid + 1;
+        if ((times[mid] ?? 0) <= ms) lo = mid + 1;
         else hi = mid;
       }
-      return lo === 0 ? 0 : indexes[lo - 1]!;
+      return lo === 0 ? 0 : (indexes[lo - 1] ?? 0);
     },
     prune(ms) {
       let keep = 0;
-      while (keep + 1 < times.length && times[keep + 1]! <= ms) keep++;
+      while (keep + 1 < times.length && (times[keep + 1] ?? Infinity) <= ms) keep++;
       if (keep === 0) return;
       indexes = indexes.slice(keep);
       times = times.slice(keep);
