@@ -8,15 +8,15 @@ describe('PUT /v1/system/gc', () => {
     ensureOk(await t.request('PUT', '/v1/jobs', { body: { Job: jobInput('kept') } }));
     ensureOk(await t.request('DELETE', '/v1/job/gone'));
     const store = t.server.scheduler.cluster.store;
+    // Collectable once everything of the job is finished: its allocations, its evaluations, its status.
     await eventually(() =>
       store
         .ofJob('allocs', 'default', 'gone')
-        .every((a) => a.ClientStatus === 'complete' || a.ClientStatus === 'failed')
+        .every((a) => a.ClientStatus !== 'running' && a.ClientStatus !== 'pending') &&
+      store.ofJob('evals', 'default', 'gone').every((e) => e.Status === 'complete') &&
+      [...store.jobs.items.values()].find((j) => j.ID === 'gone')?.Status === 'dead'
         ? true
         : undefined,
-    );
-    await eventually(() =>
-      [...store.jobs.items.values()].find((j) => j.ID === 'gone')?.Status === 'dead' ? true : undefined,
     );
     const res = await t.request('PUT', '/v1/system/gc');
     expect([res.statusCode, res.body]).toEqual([200, '']);
