@@ -13,8 +13,8 @@ export const STATE_FLAGS = {
 } as const;
 
 /** Usage lines of those flags. */
-export const STATE_USAGE = `  --data-dir DIR          Keep the state in DIR (created when absent) and restore it at start;
-                          without it the state is in memory only
+export const STATE_USAGE = `  --data-dir DIR          Keep the state (scheduling state, mesh peerings) in DIR (created when
+                          absent) and restore it at start; without it the state is in memory only
   --gc-interval DUR       Interval between garbage collections (default 5m)
   --eval-gc-threshold DUR Age of terminal evaluations and allocations collected (default 1h)
   --batch-eval-gc-threshold DUR
