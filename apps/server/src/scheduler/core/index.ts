@@ -39,3 +39,4 @@ export { canonicalize } from './defaults.js';
 export { parseDuration, formatDuration } from './internal/duration.js';
 export type * from './types.js';
 export { defaultBaseEnv, findProgram, signalGroup } from './internal/process.js';
+export type { GcOptions } from './gc/collector.js';
