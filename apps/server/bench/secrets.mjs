@@ -81,14 +81,7 @@ function request(method, path, body, token) {
   });
 }
 
-const config = {
-  url: slapd.url,
-  binddn: slapd.reader.dn,
-  bindpass: slapd.reader.password,
-  userdn: slapd.peopleDn,
-  userattr: 'uid',
-  groupdn: slapd.groupsDn,
-};
+const config = slapd.authConfig;
 const written = await request('POST', '/v1/auth/ldap/config', config, root);
 if (written.status !== 204) throw new Error(`config write failed: ${written.body}`);
 await request('POST', '/v1/auth/ldap/groups/admins', { policies: 'admin' }, root);
