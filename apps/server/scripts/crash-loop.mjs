@@ -1,7 +1,7 @@
 // The kill -9 crash loop of `sked-server --data-dir` (see the README's "Durable state"):
 //   node scripts/crash-loop.mjs [--kills 60] [--clients 16] [--seconds 0]
 // Runs dist/main.js on one data dir; many concurrent clients write (register, update, dispatch,
-// stop, volume register); the process is killed with SIGKILL at a random moment; it is started
+// stop, volume register, LDAP user write, mesh peering token); the process is killed with SIGKILL at a random moment; it is started
 // again and every acknowledged write must be there, and nothing half-written. `npm test` runs a
 // bounded form of it (src/durable/crash.test.ts); this file run directly is the longer soak.
 import { spawn } from 'node:child_process';
@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
+const ROOT = 'crash-loop-root-token';
 const MAIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'main.js');
 
 /** Starts the server on `dir`; resolves with its URL and child once the ready line is printed. */
@@ -40,9 +41,11 @@ function startServer(dir) {
     child.stdout.on('data', (c) => {
       out += c;
       const m = /^scheduler listening on (http:\/\/\S+)$/m.exec(out);
-      if (m) {
+      const s = /^secrets listening on (http:\/\/\S+)$/m.exec(out);
+      const g = /^mesh listening on (http:\/\/\S+)$/m.exec(out);
+      if (m && s && g) {
         clearTimeout(timer);
-        resolve({ child, url: m[1] });
+        resolve({ child, url: m[1], secrets: s[1], mesh: g[1] });
       }
     });
     child.on('exit', (code) => {
@@ -72,6 +75,10 @@ function createLedger() {
     children: new Set(), // dispatched child IDs acknowledged
     volumes: new Set(), // acknowledged volume IDs
     sentVolumes: new Set(),
+    users: new Map(), // LDAP user -> acknowledged policy
+    sentUsers: new Map(), // LDAP user -> Set of policies sent
+    peerings: new Set(), // acknowledged peering names
+    sentPeerings: new Set(),
     maxIndex: 0,
     acked: 0,
   };
@@ -89,7 +96,8 @@ async function send(url, method, path, body) {
 }
 
 /** One client: random writes until `stop.aborted`. Connection errors (the kill) end it. */
-async function client(url, ledger, name, stop, rand) {
+async function client(server, ledger, name, stop, rand) {
+  const { url } = server;
   let n = 0;
   while (!stop.aborted) {
     const r = rand();
@@ -120,7 +128,7 @@ async function client(url, ledger, name, stop, rand) {
         entry.ackedModify = Math.max(entry.ackedModify, json.JobModifyIndex);
         entry.ackedSeq = Math.max(entry.ackedSeq, seq);
         ledger.maxIndex = Math.max(ledger.maxIndex, index);
-      } else if (r < 0.8) {
+      } else if (r < 0.75) {
         const { index, json } = await send(url, 'PUT', '/v1/job/crash-param/dispatch', {
           Meta: { input: name },
         });
@@ -136,6 +144,18 @@ async function client(url, ledger, name, stop, rand) {
         const { index } = await send(url, 'DELETE', `/v1/job/${encodeURIComponent(id)}`);
         entry.stopped = true;
         ledger.maxIndex = Math.max(ledger.maxIndex, index);
+      } else if (r < 0.85) {
+        const user = `u${Math.floor(rand() * 20)}`;
+        const policy = `${name}-p${n++}`;
+        if (!ledger.sentUsers.has(user)) ledger.sentUsers.set(user, new Set());
+        ledger.sentUsers.get(user).add(policy);
+        await send(server.secrets, 'POST', `/v1/auth/ldap/users/${user}`, { policies: policy });
+        ledger.users.set(user, policy);
+      } else if (r < 0.9) {
+        const peer = `${name}-peer-${n++}`;
+        ledger.sentPeerings.add(peer);
+        await send(server.mesh, 'POST', '/v1/peering/token', { PeerName: peer });
+        ledger.peerings.add(peer);
       } else {
         const id = `${name}-vol-${n++}`;
         ledger.sentVolumes.add(id);
@@ -162,9 +182,32 @@ async function client(url, ledger, name, stop, rand) {
   }
 }
 
+/** Checks the LDAP users and mesh peerings (secrets and mesh services). */
+async function verifyServices(server, ledger, problems) {
+  // A user holds the last policy acknowledged, or one sent later whose answer was lost in the kill.
+  for (const [user, policy] of ledger.users) {
+    const res = await fetch(`${server.secrets}/v1/auth/ldap/users/${user}`, {
+      headers: { 'x-secrets-token': ROOT },
+    });
+    if (res.status !== 200) {
+      problems.push(`acknowledged LDAP user ${user} is missing (${res.status})`);
+      continue;
+    }
+    const held = (await res.json()).data.policies[0];
+    if (held !== policy && !ledger.sentUsers.get(user).has(held))
+      problems.push(`LDAP user ${user} holds ${held}, never sent`);
+  }
+  for (const peer of ledger.peerings) {
+    const res = await fetch(`${server.mesh}/v1/peering/${peer}`);
+    if (res.status !== 200) problems.push(`acknowledged peering ${peer} is missing (${res.status})`);
+  }
+}
+
 /** Checks the restarted server against the ledger; returns the problems found. */
-async function verify(url, ledger) {
+async function verify(server, ledger) {
+  const { url } = server;
   const problems = [];
+  await verifyServices(server, ledger, problems);
   const jobsRes = await fetch(`${url}/v1/jobs`);
   const index = Number(jobsRes.headers.get('x-svc-index'));
   const jobs = new Map((await jobsRes.json()).map((j) => [j.ID, j]));
@@ -252,7 +295,7 @@ export async function runCrashLoop(options) {
     for (;;) {
       const stop = new AbortController();
       const clients = Array.from({ length: options.clients }, (_, i) =>
-        client(server.url, ledger, `k${kills}c${i}`, stop.signal, rand),
+        client(server, ledger, `k${kills}c${i}`, stop.signal, rand),
       );
       await new Promise((r) => setTimeout(r, 100 + Math.floor(rand() * 900)));
       const exited = new Promise((r) => server.child.once('exit', r));
@@ -262,7 +305,7 @@ export async function runCrashLoop(options) {
       stop.abort();
       await Promise.all(clients);
       server = await startServer(dir);
-      const found = await verify(server.url, ledger);
+      const found = await verify(server, ledger);
       log(
         `kill ${kills}: ${ledger.acked} writes acknowledged so far, ${ledger.jobs.size} jobs sent, ${found.length} problems`,
       );
