@@ -21,7 +21,7 @@ import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
 import { startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
 import { openDurable, type Durable } from '../durable/index.js';
-import type { GcOptions } from '../scheduler/core/gc/collector.js';
+import type { GcOptions } from '../scheduler/core/index.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
