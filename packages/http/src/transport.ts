@@ -152,6 +152,21 @@ interface Setup {
 }
 
 /**
+ * Whether a value is a {@link Transport} (what the clients' factories accept besides options).
+ * @param value - Any value.
+ * @returns `true` for an object with the transport's `request` and `withDefaults` functions.
+ * @since 0.1.0
+ */
+export function isTransport(value: unknown): value is Transport {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { request?: unknown }).request === 'function' &&
+    typeof (value as { withDefaults?: unknown }).withDefaults === 'function'
+  );
+}
+
+/**
  * Creates a transport: the HTTP layer shared by the service clients.
  *
  * @remarks
