@@ -152,9 +152,10 @@ interface Setup {
 }
 
 /**
- * Whether a value is a {@link Transport} (what the clients' factories accept besides options).
- * @param value - Any value.
- * @returns `true` for an object with the transport's `request` and `withDefaults` functions.
+ * Whether a value is a {@link Transport} (an object with `request` and `withDefaults` functions),
+ * for client factories that take a transport or the options to create one.
+ * @param value - Anything.
+ * @returns `true` for a transport.
  * @since 0.1.0
  */
 export function isTransport(value: unknown): value is Transport {
