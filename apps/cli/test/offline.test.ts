@@ -60,7 +60,7 @@ describe('the command tree', () => {
     command.configureOutput({ writeOut: (s) => (text += s) });
     command.outputHelp();
     expect(text).toMatch(/^Usage: sked /);
-    expect(text).toContain('Global Options:\n  --address <url>');
+    expect(text).toMatch(/Global Options:\n(.*\n)*? {2}--address <url>/);
     expect(text).toMatch(/\nExample:\n {2}\$ sked /);
   });
 
