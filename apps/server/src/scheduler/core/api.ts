@@ -139,6 +139,17 @@ export interface Cluster {
   parseJob(input: ParseJobInput): Promise<Job>;
   /** Subscribes to event batches of every committed write. */
   onEvents(listener: (batch: EventBatch) => void): () => void;
+  /**
+   * Collects garbage now (`PUT /v1/system/gc`): with `force`, everything finished regardless of
+   * age, as the service's forced collection; otherwise by the thresholds. Returns the counts.
+   */
+  collectGarbage(input?: { force?: boolean }): {
+    Index: number;
+    jobs: number;
+    evals: number;
+    allocs: number;
+    deployments: number;
+  };
   /** Whether no evaluation is waiting to be processed (for tests with the system clock). */
   idle(): boolean;
   /** Stops timers and drivers, removes the default data root. */
