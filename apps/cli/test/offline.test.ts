@@ -77,7 +77,12 @@ describe('the command tree', () => {
       };
       walk(program);
       await expect(
-        program.parseAsync([...path.split(' '), '--bogus'], { from: 'user' }),
+        program.parseAsync(
+          [...path.split(' '), ...(path === 'login ldap' ? ['-u', 'alice'] : []), '--bogus'],
+          {
+            from: 'user',
+          },
+        ),
       ).rejects.toMatchObject({
         code: 'commander.unknownOption',
         exitCode: 1,
