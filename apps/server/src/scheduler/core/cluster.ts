@@ -16,7 +16,7 @@ import { createMockDriver } from './drivers/mock.js';
 import { createRawExecDriver } from './drivers/raw-exec.js';
 import { createEvalQueue } from './evals/eval-queue.js';
 import { createPlanApplier } from './evals/plan-apply.js';
-import { parseJobHcl } from './hcl.js';
+import { parseJobHcl } from './hcl/parse-job.js';
 import { uuidFactory } from './internal/ids.js';
 import { createDispatchJob } from './jobs/dispatch.js';
 import { createPeriodic } from './jobs/periodic.js';
