@@ -8,7 +8,6 @@ import type { CollectionNode, Expression, MatchNode, MatchOperator } from './ast
 import { FilterEvaluationErrorCode } from './errors.js';
 import { goParseFloat, goParseInt } from './internal/go-strconv.js';
 import { flatten } from './internal/walk.js';
-import { canGenerate, generateMatch, generateSkeleton } from './codegen.js';
 import {
   type Bound,
   compileAbsolutePath,
@@ -17,7 +16,6 @@ import {
   type Context,
   type Frame,
   type Getter,
-  peekable,
   type Pred,
   type Scope,
   typedSelector,
@@ -72,13 +70,6 @@ export function siteOf(
 export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
   const typed = typedSelector(node.selector, scope, ctx);
   const number = numericConstant(node, typed);
-  if (peekable(node.selector, scope, ctx) && canGenerate()) {
-    // The generic closure is only needed for unusual data: build it on first use (compiles faster).
-    let slow: Pred | undefined;
-    const lazy: Pred = (root, env) => (slow ??= compileGenericMatch(node, scope, ctx, typed))(root, env);
-    const generated = generateMatch(node, lazy, number);
-    if (generated !== undefined) return generated;
-  }
   const site = siteOf(node, ctx, typed);
   const get = compileGetter(node.selector, scope, ctx, site, typed);
   const value = new RawValue(node.value?.raw ?? '');
@@ -201,23 +192,18 @@ export function genericMatch(operator: MatchOperator, get: Getter, value: RawVal
   }
 }
 
-export function compileCollection(node: CollectionNode, scope: Scope, ctx: Context): Pred {
-  const typed = typedSelector(node.selector, scope, ctx);
-  const site = siteOf(node, ctx, typed);
-  const get = compileGetter(node.selector, scope, ctx, site, typed);
-  const absolute = compileAbsolutePath(node.selector, scope);
+/** The scope of a collection's body: its binding names (with typed mode's element chain). */
+export function bindingScope(
+  node: CollectionNode,
+  scope: Scope,
+  ctx: Context,
+  typed: TypedSelector | undefined,
+): { inner: Scope; firstName: string | null; secondName: string | null; duplicate: boolean } {
   const level = scope.level;
   const names = new Map(scope.names);
   const b = node.binding;
-  let firstName: string | null;
-  let secondName: string | null;
-  if (b.form === 'single') {
-    firstName = b.name;
-    secondName = null;
-  } else {
-    firstName = b.index;
-    secondName = b.value;
-  }
+  const firstName = b.form === 'single' ? b.name : b.index;
+  const secondName = b.form === 'single' ? null : b.value;
   const duplicate = firstName !== null && firstName === secondName;
   // Typed mode: element and value bindings continue the collection's chain with the element shape.
   const chain =
@@ -230,7 +216,18 @@ export function compileCollection(node: CollectionNode, scope: Scope, ctx: Conte
   if (firstName !== null)
     names.set(firstName, { level, slot: 'first', chain: aliasFirst ? chain : undefined });
   if (secondName !== null && !duplicate) names.set(secondName, { level, slot: 'second', chain });
-  const body = compileExpr(node.body, { names, level: level + 1 }, ctx);
+  return { inner: { names, level: level + 1 }, firstName, secondName, duplicate };
+}
+
+export function compileCollection(node: CollectionNode, scope: Scope, ctx: Context): Pred {
+  const typed = typedSelector(node.selector, scope, ctx);
+  const site = siteOf(node, ctx, typed);
+  const get = compileGetter(node.selector, scope, ctx, site, typed);
+  const absolute = compileAbsolutePath(node.selector, scope);
+  const level = scope.level;
+  const { inner, firstName, duplicate } = bindingScope(node, scope, ctx, typed);
+  const b = node.binding;
+  const body = compileExpr(node.body, inner, ctx);
   const single = b.form === 'single';
   const isAny = node.quantifier === 'any';
   const word = node.quantifier;
@@ -329,5 +326,5 @@ export function compileClosures(node: Expression, scope: Scope, ctx: Context): P
 
 export function compileExpr(node: Expression, scope: Scope, ctx: Context): Pred {
   if (node.kind === 'match') return compileMatch(node, scope, ctx);
-  return generateSkeleton(node, (leaf) => compileExpr(leaf, scope, ctx)) ?? compileClosures(node, scope, ctx);
+  return compileClosures(node, scope, ctx);
 }

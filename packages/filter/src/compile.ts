@@ -8,6 +8,9 @@ import { type CompileOptions, resolveLimits } from './options.js';
 import { parseFilter, sourceOf } from './parse.js';
 import { shapeOf } from './schema.js';
 
+import { canGenerate } from './codegen.js';
+import { generateFilter } from './generate.js';
+
 export { setCodegen } from './codegen.js';
 
 /**
@@ -171,6 +174,10 @@ export function compileFilter(textOrAst: string | Expression, options?: CompileO
     unknownValue: unknownSet ? options.unknownValue : undefined,
     schema: schema === undefined ? undefined : { root: schema, shape: shapeOf(schema, schema) },
   };
+  if (canGenerate()) {
+    const generated = generateFilter(ast, ctx);
+    if (generated !== undefined) return generated;
+  }
   const pred = compileExpr(ast, EMPTY_SCOPE, ctx);
   const env: Env = [];
   return (datum) => pred(datum, env);
