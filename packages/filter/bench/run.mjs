@@ -88,9 +88,9 @@ function median(xs) {
 
 /** Median CPU ms per pass of each function, each in its own loop, passes in turns. */
 function measure(fns, items) {
-  // oxlint-disable-next-line typescript/no-implied-eval -- one loop per function, on purpose
   // A distinct source per loop: V8 caches `new Function` by source, and loops sharing one function
   // would share its call-site feedback (the first function measured would get the fast, inlined call).
+  // oxlint-disable-next-line typescript/no-implied-eval -- one loop per function, on purpose
   const loops = fns.map((_, i) => new Function('f', 'items', `/* loop ${i} */ ${LOOP}`));
   const counts = fns.map((f, i) => loops[i](f, items));
   for (let w = 0; w < 5; w++) fns.forEach((f, i) => loops[i](f, items));

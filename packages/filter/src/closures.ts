@@ -9,13 +9,14 @@ import { FilterEvaluationErrorCode } from './errors.js';
 import { goParseFloat, goParseInt } from './internal/go-strconv.js';
 import { flatten } from './internal/walk.js';
 import {
-  type Bound,
+  type AliasBound,
   compileAbsolutePath,
   compileGetter,
   compilePeek,
   type Context,
   type Frame,
   type Getter,
+  peekable,
   type Pred,
   type Scope,
   typedSelector,
@@ -27,11 +28,13 @@ import {
   contains,
   equalTo,
   fail,
+  hasOwn,
   isEmpty,
   isNil,
   isObject,
   kindOf,
   matches,
+  intern,
   MISSING,
   NEGATED,
   RawValue,
@@ -77,40 +80,53 @@ export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred 
   const generic = genericMatch(node.operator, get, value, site);
   const peek = compilePeek(node.selector, scope, ctx);
   if (peek === undefined) return generic;
-  // Fast paths for the common cases; anything unusual falls back to the generic closure, which
-  // resolves again from the root (lookups are pure, so the answer is the same).
-  const floatOk = number.ok;
-  const floatValue = number.value;
+  // Fast paths for the common cases, the common case first; anything unusual falls back to the
+  // generic closure, which resolves again from the root (lookups are pure, so the answer is the same).
+  const k = intern(raw);
+  const numOk = number.ok;
+  const num = number.value;
   switch (node.operator) {
     case 'equal':
+    case 'not-equal': {
+      const eq = node.operator === 'equal';
+      const path = node.selector.path;
+      const head = path[0] as string;
+      if (path.length === 1) {
+        // The read inlined (no peek call): one closure call per clause.
+        return (root, env) => {
+          if (typeof root === 'object' && root !== null && !Array.isArray(root)) {
+            const v = (root as Record<string, unknown>)[head];
+            if (v === k) return eq;
+            if (typeof v === 'string') return !eq;
+            if (typeof v === 'number' && numOk) return (v === num) === eq;
+          }
+          return generic(root, env);
+        };
+      }
       return (root, env) => {
         const v = peek(root);
-        if (typeof v === 'string') return v === raw;
-        if (typeof v === 'number' && floatOk) return v === floatValue;
+        if (v === k) return eq;
+        if (typeof v === 'string') return !eq;
+        if (typeof v === 'number' && numOk) return (v === num) === eq;
+        if (v === MISSING) return !eq;
         return generic(root, env);
       };
-    case 'not-equal':
-      return (root, env) => {
-        const v = peek(root);
-        if (typeof v === 'string') return v !== raw;
-        if (typeof v === 'number' && floatOk) return v !== floatValue;
-        return generic(root, env);
-      };
+    }
     case 'in':
     case 'not-in': {
       const positive = node.operator === 'in';
       return (root, env) => {
         const v = peek(root);
-        if (typeof v === 'string') return v.includes(raw) === positive;
         if (Array.isArray(v)) {
           let i = 0;
           for (; i < v.length; i++) {
             const el: unknown = v[i];
+            if (el === k) return positive;
             if (typeof el !== 'string') break;
-            if (el === raw) return positive;
           }
           if (i === v.length) return !positive;
-        }
+        } else if (typeof v === 'string') return v.includes(raw) === positive;
+        else if (v === MISSING) return !positive;
         return generic(root, env);
       };
     }
@@ -118,6 +134,56 @@ export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred 
       return generic;
   }
 }
+
+/**
+ * `Field == a or Field == b ...` (or `!=` joined by `and`) on one directly readable selector, as one
+ * Set lookup for strings; anything else goes to the chain's own closures.
+ */
+function compileSetChain(parts: readonly MatchNode[], kind: 'and' | 'or', scope: Scope, ctx: Context): Pred {
+  const chain = parts.map((p) => compileMatch(p, scope, ctx));
+  const peek = compilePeek((parts[0] as MatchNode).selector, scope, ctx) as (root: unknown) => unknown;
+  const set = new Set(parts.map((p) => intern(p.value?.raw ?? '')));
+  const hit = kind === 'or';
+  const n = chain.length;
+  const slow: Pred = (root, env) => {
+    for (let i = 0; i < n; i++) if ((chain[i] as Pred)(root, env) === hit) return hit;
+    return !hit;
+  };
+  return (root, env) => {
+    const v = peek(root);
+    if (set.has(v as string)) return hit;
+    if (typeof v === 'string' || v === MISSING) return !hit;
+    return slow(root, env);
+  };
+}
+
+/** Compiles the operands of an and/or chain, grouping runs of `==` (or) / `!=` (and) on one field. */
+function compileParts(parts: readonly Expression[], kind: 'and' | 'or', scope: Scope, ctx: Context): Pred[] {
+  const op = kind === 'or' ? 'equal' : 'not-equal';
+  const out: Pred[] = [];
+  for (let i = 0; i < parts.length;) {
+    const p = parts[i] as Expression;
+    let j = i + 1;
+    if (p.kind === 'match' && p.operator === op && peekable(p.selector, scope, ctx)) {
+      const key = p.selector.path.join('\u0000');
+      while (j < parts.length) {
+        const q = parts[j] as Expression;
+        if (q.kind !== 'match' || q.operator !== op || q.selector.path.join('\u0000') !== key) break;
+        j++;
+      }
+    }
+    if (j - i >= SET_MIN) out.push(compileSetChain(parts.slice(i, j) as MatchNode[], kind, scope, ctx));
+    else {
+      j = i + 1;
+      out.push(compileExpr(p, scope, ctx));
+    }
+    i = j;
+  }
+  return out;
+}
+
+/** A run of this many `==` joined by `or` (or `!=` by `and`) on one field becomes one Set lookup. */
+const SET_MIN = 4;
 
 export function compileGenericMatch(
   node: MatchNode,
@@ -244,43 +310,62 @@ export function compileCollection(node: CollectionNode, scope: Scope, ctx: Conte
         `The selector ${site.selector} is ${article(kind)}, not an array or an object, so "${word}" cannot iterate over it.`,
       );
     }
-    const keys: readonly (string | number)[] = isArray
-      ? Array.from({ length: coll.length }, (_, i) => i)
-      : Object.keys(coll).filter((k) => (coll as Record<string, unknown>)[k] !== undefined);
-    if (keys.length === 0) return !isAny;
-    if (duplicate) {
-      fail(
-        site,
-        FilterEvaluationErrorCode.DuplicateBinding,
-        isArray ? 'array' : 'object',
-        `"${firstName}" cannot be used as the name of both the index and the value.`,
-      );
-    }
     const base = absolute(env);
     const frame: Frame = { first: undefined, second: undefined };
-    const inner: Frame[] = env.slice(0, level);
+    const inner: Frame[] = level === 0 ? [] : env.slice(0, level);
     inner[level] = frame;
-    for (const key of keys) {
-      const seg = String(key);
-      // Elements and values are aliases for their path; indexes and keys are plain values.
-      // A collection reached through unknownValue or a bound value has no path: fall back to its own.
-      const alias: Bound = { alias: base === undefined ? [seg] : [...base, seg] };
-      if (single) frame.first = isArray ? alias : { plain: seg };
-      else {
-        frame.first = isArray ? { plain: key as number } : { plain: seg };
-        frame.second = alias;
+    // Elements and values are aliases for their path; indexes and keys are plain values. One bound
+    // of each per evaluation, updated for each element. A collection reached through unknownValue or
+    // a bound value has no path: its aliases fall back to their own key.
+    const alias: AliasBound = { base, key: 0, value: undefined };
+    const plain = { plain: 0 as number | string };
+    if (single) frame.first = isArray ? alias : plain;
+    else {
+      frame.first = plain;
+      frame.second = alias;
+    }
+    const visit = (key: string | number, value: unknown): boolean => {
+      alias.key = key;
+      alias.value = value;
+      plain.plain = key;
+      return body(root, inner);
+    };
+    if (isArray) {
+      const n = coll.length;
+      if (n > 0 && duplicate) duplicateBinding(site, 'array', firstName);
+      for (let i = 0; i < n; i++) {
+        const value: unknown = coll[i];
+        if (visit(i, value === undefined ? null : value) === isAny) return isAny;
       }
-      const r = body(root, inner);
-      if (isAny ? r : !r) return isAny;
+      return !isAny;
+    }
+    const map = coll as Record<string, unknown>;
+    let seen = false;
+    for (const key in map) {
+      if (!hasOwn.call(map, key)) continue;
+      const value = map[key];
+      if (value === undefined) continue;
+      if (!seen && duplicate) duplicateBinding(site, 'object', firstName);
+      seen = true;
+      if (visit(key, value) === isAny) return isAny;
     }
     return !isAny;
   };
 }
 
+function duplicateBinding(site: Site, kind: 'array' | 'object', name: string | null): never {
+  return fail(
+    site,
+    FilterEvaluationErrorCode.DuplicateBinding,
+    kind,
+    `"${String(name)}" cannot be used as the name of both the index and the value.`,
+  );
+}
+
 export function compileClosures(node: Expression, scope: Scope, ctx: Context): Pred {
   switch (node.kind) {
     case 'or': {
-      const parts = flatten(node, 'or').map((n) => compileExpr(n, scope, ctx));
+      const parts = compileParts(flatten(node, 'or'), 'or', scope, ctx);
       if (parts.length === 2) {
         const [a, b] = parts as [Pred, Pred];
         return (root, env) => a(root, env) || b(root, env);
@@ -292,7 +377,7 @@ export function compileClosures(node: Expression, scope: Scope, ctx: Context): P
       };
     }
     case 'and': {
-      const parts = flatten(node, 'and').map((n) => compileExpr(n, scope, ctx));
+      const parts = compileParts(flatten(node, 'and'), 'and', scope, ctx);
       if (parts.length === 2) {
         const [a, b] = parts as [Pred, Pred];
         return (root, env) => a(root, env) && b(root, env);

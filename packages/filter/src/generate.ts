@@ -14,7 +14,7 @@ import { cachedFactory } from './codegen.js';
 import { compileRegex } from './internal/regex.js';
 import { flatten } from './internal/walk.js';
 import { type Context, EMPTY_SCOPE, type Env, type Pred, type Scope, typedSelector } from './lookup.js';
-import { NEGATED } from './values.js';
+import { intern, NEGATED } from './values.js';
 
 const EMPTY_ENV: Env = Object.freeze([]);
 /** Most clauses generated into one function (larger filters use closures). */
@@ -69,14 +69,6 @@ class GiveUp extends Error {}
 function konst(g: Gen, value: unknown): string {
   g.consts.push(value);
   return `k${g.consts.length - 1}`;
-}
-
-/**
- * The internalized copy of a string (property keys are internalized), so that `v === k` against
- * field values, which are often internalized too, is a pointer comparison, as with a literal.
- */
-function intern(s: string): string {
-  return Object.keys({ [s]: 0 })[0] ?? s;
 }
 
 function lazy(make: () => Pred): Pred {

@@ -15,6 +15,14 @@ export const NULL_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
 /** Typed mode: what a `null` list field reads as (an empty list; `is nil` still sees it as nil). */
 export const NULL_LIST: readonly unknown[] = Object.freeze([]);
 
+/**
+ * The internalized copy of a string (property keys are internalized), so that comparing it with
+ * field values, which are often internalized too, is a pointer comparison, as with a literal.
+ */
+export function intern(s: string): string {
+  return Object.keys({ [s]: 0 })[0] ?? s;
+}
+
 /** Marks a missing last key under an object: the operator's default applies. */
 export const MISSING: unique symbol = Symbol('missing');
 /** A Go int (array index bound by `as i, v`): compared with ParseInt, not ParseFloat. */
