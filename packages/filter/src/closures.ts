@@ -4,7 +4,7 @@
  * @internal
  * @packageDocumentation
  */
-import type { CollectionNode, Expression, MatchNode, MatchOperator } from './ast.js';
+import type { CollectionNode, Expression, MatchNode } from './ast.js';
 import { FilterEvaluationErrorCode } from './errors.js';
 import { goParseFloat, goParseInt } from './internal/go-strconv.js';
 import { flatten } from './internal/walk.js';
@@ -15,7 +15,6 @@ import {
   compilePeek,
   type Context,
   type Frame,
-  type Getter,
   peekable,
   type Pred,
   type Scope,
@@ -25,15 +24,11 @@ import { elementShape } from './schema.js';
 import type { TypedSelector } from './typed.js';
 import {
   article,
-  contains,
-  equalTo,
   fail,
   hasOwn,
-  isEmpty,
-  isNil,
   isObject,
   kindOf,
-  matches,
+  genericMatch,
   intern,
   MISSING,
   NEGATED,
@@ -198,64 +193,6 @@ export function compileGenericMatch(
     new RawValue(node.value?.raw ?? ''),
     site,
   );
-}
-
-export function genericMatch(operator: MatchOperator, get: Getter, value: RawValue, site: Site): Pred {
-  const raw = value.raw;
-  switch (operator) {
-    case 'equal':
-      return (root, env) => {
-        const v = get(root, env);
-        if (typeof v === 'string') return v === raw;
-        return v === MISSING ? false : equalTo(v, value, site);
-      };
-    case 'not-equal':
-      return (root, env) => {
-        const v = get(root, env);
-        if (typeof v === 'string') return v !== raw;
-        return v === MISSING ? true : !equalTo(v, value, site);
-      };
-    case 'in':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : contains(v, value, site);
-      };
-    case 'not-in':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : !contains(v, value, site);
-      };
-    case 'matches':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : matches(v, value, site);
-      };
-    case 'not-matches':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : !matches(v, value, site);
-      };
-    case 'is-empty':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : isEmpty(v, site);
-      };
-    case 'is-not-empty':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : !isEmpty(v, site);
-      };
-    case 'is-nil':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : isNil(v, site);
-      };
-    case 'is-not-nil':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : !isNil(v, site);
-      };
-  }
 }
 
 /** The scope of a collection's body: its binding names (with typed mode's element chain). */
