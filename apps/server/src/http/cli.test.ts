@@ -27,6 +27,8 @@ describe('parseCli', () => {
       '--enable-raw-exec',
       '--heartbeat-ms',
       '500',
+      '--mesh-port',
+      '0',
     ]);
     expect(command).toEqual({
       kind: 'run',
@@ -42,6 +44,7 @@ describe('parseCli', () => {
         maxBody: 2 * 1024 * 1024,
         enableRawExec: true,
         heartbeatMs: 500,
+        meshPort: 0,
       },
     });
   });
@@ -60,6 +63,8 @@ describe('parseCli', () => {
     [['--region', 'a b'], /--region expects a name/],
     [['extra'], /Unexpected argument 'extra'/],
     [['--bind'], /--bind <value>' argument missing/],
+    [['--mesh-port', '-1'], /--mesh-port/],
+    [['--mesh-port', '65536'], /--mesh-port must be between 0 and 65535, not 65536/],
   ])('%j is an error', (argv, message) => {
     const command = parseCli(argv);
     expect(command).toEqual({ kind: 'error', message: expect.stringMatching(message) });
@@ -78,5 +83,37 @@ describe('parseSize', () => {
     ['abc', undefined],
   ])('%s -> %s', (text, bytes) => {
     expect(parseSize(text)).toBe(bytes);
+  });
+});
+
+describe('parseCli: secrets flags', () => {
+  it('reads --secrets-port, --secrets-root-token and --ldap-mount', () => {
+    expect(
+      parseCli(['--secrets-port', '0', '--secrets-root-token', 'tok', '--ldap-mount', 'corp'], {}),
+    ).toEqual({
+      kind: 'run',
+      options: { secretsPort: 0, secretsRootToken: 'tok', ldapMount: 'corp' },
+    });
+  });
+
+  it('takes the root token from SKED_SECRETS_ROOT_TOKEN; the flag wins', () => {
+    expect(parseCli([], { SKED_SECRETS_ROOT_TOKEN: 'env-tok' })).toEqual({
+      kind: 'run',
+      options: { secretsRootToken: 'env-tok' },
+    });
+    expect(parseCli(['--secrets-root-token', 'flag'], { SKED_SECRETS_ROOT_TOKEN: 'env' })).toMatchObject({
+      options: { secretsRootToken: 'flag' },
+    });
+  });
+
+  it.each([
+    [['--secrets-port=-1'], /--secrets-port expects an integer/],
+    [['--secrets-port', '99999'], /--secrets-port must be between 0 and 65535/],
+    [['--secrets-root-token', ''], /--secrets-root-token expects a token, not an empty string/],
+    [['--secrets-root-token', 'a b'], /without spaces/],
+    [['--ldap-mount', '../x'], /--ldap-mount expects a path/],
+    [['--ldap-mount', 'token'], /auth\/token is the token store/],
+  ])('%j is an error', (argv, message) => {
+    expect(parseCli(argv, {})).toEqual({ kind: 'error', message: expect.stringMatching(message) });
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
   AclConfigError,
@@ -16,8 +17,11 @@ import {
 } from '../scheduler/exec/index.js';
 import { registerSchedulerRoutes, rpcAddressOf } from '../scheduler/routes/index.js';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
+import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
+import { MESH_STATE_FILE, startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
+import { openDurable, type Durable } from '../durable/index.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
@@ -43,10 +47,30 @@ export interface StartServerOptions {
   readonly maxBody?: number;
   /** Enable the raw_exec driver. @defaultValue false */
   readonly enableRawExec?: boolean;
-  /** Event stream heartbeat interval in milliseconds. @defaultValue 10000 */
+  /** Heartbeat interval of event streams, exec sessions and mesh peering streams, in milliseconds. @defaultValue 10000 */
   readonly heartbeatMs?: number;
-  /** Root directory of task directories. @defaultValue a fresh temporary directory */
+  /**
+   * Port of the mesh service API; 0 picks a free port.
+   * @defaultValue 8500, or 0 when `schedulerPort` is 0 (a caller asking for one free port wants free ports)
+   */
+  readonly meshPort?: number;
+  /** File keeping the mesh peerings across restarts. @defaultValue `<dataDir>/mesh-peerings.json`, or none (memory only) */
+  readonly meshStateFile?: string;
+  /** How long a deleted peering stays readable, in milliseconds. @defaultValue 10000 */
+  readonly meshCleanupMs?: number;
+  /** Root directory of task directories. @defaultValue `<dataDir>/tasks`, or a fresh temporary directory */
   readonly dataRoot?: string;
+  /**
+   * Keeps the state in this directory (SQLite, see the README's "Durable state"): restored at
+   * start, every write answered once it is on disk. @defaultValue none: memory only
+   */
+  readonly dataDir?: string;
+  /** Port of the secrets service API; 0 picks a free port. @defaultValue 8200, or 0 when `schedulerPort` is 0 */
+  readonly secretsPort?: number;
+  /** Root token of the secrets service. @defaultValue generated (see `RunningServer.secrets`) */
+  readonly secretsRootToken?: string;
+  /** Mount of the LDAP auth method under `auth/`. @defaultValue `ldap` */
+  readonly ldapMount?: string;
 }
 
 /** A running server. */
@@ -59,6 +83,28 @@ export interface RunningServer {
     readonly app: FastifyInstance;
     /** The cluster behind the API. */
     readonly cluster: SchedulerCluster;
+  };
+  /** The secrets service listener (LDAP auth method and token store). */
+  readonly secrets: {
+    /** Base address, `http://HOST:PORT`. */
+    readonly url: string;
+    /** The fastify instance. */
+    readonly app: FastifyInstance;
+    /** The root token in effect. */
+    readonly rootToken: string;
+    /** Whether the root token was generated (print it once) rather than given. */
+    readonly rootTokenGenerated: boolean;
+    /** The mount path, `auth/ldap`. */
+    readonly mountPath: string;
+  };
+  /** The mesh service listener. */
+  readonly mesh: {
+    /** Base address, `http://HOST:PORT`. */
+    readonly url: string;
+    /** The fastify instance. */
+    readonly app: FastifyInstance;
+    /** The peerings. */
+    readonly service: MeshService;
   };
   /** ACL information safe to print (never a secret read from a file). */
   readonly acl:
@@ -136,13 +182,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
   // while the cluster is created) are in the event stream's buffer.
   const broker = createEventBroker();
+  const durable: Durable | undefined =
+    options.dataDir === undefined
+      ? undefined
+      : openDurable(options.dataDir, (error) => process.stderr.write(`sked-server: ${error.message}\n`));
+  const dataRoot = options.dataRoot ?? durable?.taskRoot;
   const cluster = createCluster({
     onEvents: (batch) => broker.publish(batch),
     region,
     datacenter: options.datacenter ?? 'dc1',
     nodes: options.nodes ?? 3,
     rawExec: options.enableRawExec ?? false,
-    ...(options.dataRoot === undefined ? {} : { dataRoot: options.dataRoot }),
+    ...(dataRoot === undefined ? {} : { dataRoot }),
+    ...(durable === undefined
+      ? {}
+      : {
+          persistence: {
+            backend: durable.scheduler,
+            ...(durable.scheduler.restored === undefined ? {} : { restored: durable.scheduler.restored }),
+          },
+        }),
   });
   const shutdown = new AbortController();
   const app = createHttpApp({
@@ -150,6 +209,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     mapError: (error) =>
       ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
     readIndex: () => cluster.store.index,
+  });
+  // Nothing leaves the process before it is durable: a write is answered once its commit is on
+  // disk, and a read never shows what a crash could still undo.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    const pending = cluster.store.synced();
+    if (pending === undefined) done(null, payload);
+    else
+      pending.then(
+        () => done(null, payload),
+        (error: unknown) => done(error as Error),
+      );
   });
   app.addHook('preClose', (done) => {
     shutdown.abort();
@@ -169,15 +239,48 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
+  let secrets: SecretsListener | undefined;
+  let mesh: MeshListener | undefined;
   try {
-    if (options.demo === true) loadDemo(cluster);
+    // A restored data dir already holds the demo jobs (or what became of them).
+    if (options.demo === true && durable?.scheduler.restored === undefined) loadDemo(cluster);
     await app.listen({ host, port: options.schedulerPort ?? 4646 });
+    secrets = await listenSecrets({
+      host,
+      // A caller that asks for a free scheduler port (tests) gets a free secrets port too.
+      port: options.secretsPort ?? (options.schedulerPort === 0 ? 0 : 8200),
+      maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      ...(options.secretsRootToken === undefined ? {} : { rootToken: options.secretsRootToken }),
+      ...(options.ldapMount === undefined ? {} : { mount: options.ldapMount }),
+    });
+    const secretsListener = secrets;
+    mesh = await startMeshListener({
+      host,
+      // the same rule: a free scheduler port asked for means a free mesh port
+      port: options.meshPort ?? (options.schedulerPort === 0 ? 0 : 8500),
+      acl,
+      datacenter: options.datacenter ?? 'dc1',
+      heartbeatMs: options.heartbeatMs ?? 10_000,
+      maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      stateFile:
+        options.meshStateFile ?? (durable === undefined ? undefined : join(durable.path, MESH_STATE_FILE)),
+      cleanupMs: options.meshCleanupMs,
+    });
+    const meshListener = mesh;
     const address = app.server.address();
     const port =
       typeof address === 'object' && address !== null ? address.port : (options.schedulerPort ?? 4646);
     let closed: Promise<void> | undefined;
     return {
       scheduler: { url: `http://${hostForUrl(host)}:${port}`, app, cluster },
+      secrets: {
+        url: secretsListener.url,
+        app: secretsListener.service.app,
+        rootToken: secretsListener.rootToken,
+        rootTokenGenerated: secretsListener.service.generatedRootToken !== undefined,
+        mountPath: secretsListener.service.mountPath,
+      },
+      mesh: { url: meshListener.url, app: meshListener.app, service: meshListener.service },
       acl: acl.enabled
         ? {
             enabled: true,
@@ -191,18 +294,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           // are cut so that stopping always ends.
           const force = setTimeout(() => app.server.closeAllConnections(), 2000);
           try {
-            await app.close();
+            await Promise.all([app.close(), secretsListener.close(), meshListener.close()]);
           } finally {
             clearTimeout(force);
           }
           await cluster.close();
+          durable?.close();
         })();
         return closed;
       },
     };
   } catch (error) {
+    await mesh?.close().catch(() => undefined);
+    await secrets?.close().catch(() => undefined);
     await app.close().catch(() => undefined);
     await cluster.close();
+    durable?.close();
     throw error;
   }
 }

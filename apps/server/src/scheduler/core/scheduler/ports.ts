@@ -1,5 +1,5 @@
 import type { Allocation, Node, TaskGroup } from '../types.js';
-import type { World } from './schedule.js';
+import type { World } from './world.js';
 
 /** A port given to an allocation. */
 export interface AllocatedPort {
