@@ -17,7 +17,7 @@ export type {
   Transport,
   TransportDefaults,
 } from './transport.js';
-export { createTransport } from './transport.js';
+export { createTransport, isTransport } from './transport.js';
 export type {
   FetchInit,
   FetchLike,

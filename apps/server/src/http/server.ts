@@ -22,6 +22,7 @@ import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
 import { MESH_STATE_FILE, startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
 import { openDurable, type Durable } from '../durable/index.js';
+import type { GcOptions } from '../scheduler/core/gc/collector.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
@@ -65,6 +66,8 @@ export interface StartServerOptions {
    * start, every write answered once it is on disk. @defaultValue none: memory only
    */
   readonly dataDir?: string;
+  /** Garbage collection thresholds and interval in ms. @defaultValue the service's (1h, 24h, 4h, 1h; every 5 min) */
+  readonly gc?: Partial<GcOptions>;
   /** Port of the secrets service API; 0 picks a free port. @defaultValue 8200, or 0 when `schedulerPort` is 0 */
   readonly secretsPort?: number;
   /** Root token of the secrets service. @defaultValue generated (see `RunningServer.secrets`) */
@@ -194,6 +197,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     nodes: options.nodes ?? 3,
     rawExec: options.enableRawExec ?? false,
     ...(dataRoot === undefined ? {} : { dataRoot }),
+    ...(options.gc === undefined ? {} : { gc: options.gc }),
     ...(durable === undefined
       ? {}
       : {

@@ -10,6 +10,7 @@ import type { SchedulerRouteContext } from './common.js';
 import { registerJobReadRoutes } from './job-reads.js';
 import { registerJobWriteRoutes } from './job-writes.js';
 import { registerStatusRoutes, rpcAddressOf } from './status.js';
+import { registerSystemRoutes } from './system.js';
 import { registerVolumeRoutes } from './volumes.js';
 
 export type { SchedulerCluster, SchedulerRouteContext } from './common.js';
@@ -30,4 +31,5 @@ export function registerSchedulerRoutes(app: FastifyInstance, ctx: SchedulerRout
   registerAllocationRoutes(app, ctx);
   registerVolumeRoutes(app, ctx);
   registerStatusRoutes(app, ctx, ctx.rpcAddress ?? rpcAddressOf('127.0.0.1'));
+  registerSystemRoutes(app, ctx);
 }
