@@ -1,5 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/http/server.js';
 
 /** A started server plus shorthands for requests through fastify's inject. */
@@ -109,4 +109,16 @@ export async function eventually<T>(
 export function ensureOk<R extends { statusCode: number; body: string }>(res: R): R {
   if (res.statusCode !== 200) throw new Error(`expected 200, got ${res.statusCode}: ${res.body}`);
   return res;
+}
+
+/** Registers a job through POST (or `url`), expecting 200; returns the answer. */
+export async function registerJob(
+  t: TestServer,
+  job: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+  url = '/v1/jobs',
+): Promise<Record<string, unknown>> {
+  const res = await t.request('POST', url, { body: { Job: job, ...extra } });
+  expect({ status: res.statusCode, body: res.body }).toMatchObject({ status: 200 });
+  return res.json();
 }

@@ -1,23 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { ClusterError } from './errors.js';
 import { jobKey } from './state/store.js';
-import { batchJob, serviceJob, testCluster } from './test/helpers.js';
-
-function caught(fn: () => unknown): unknown {
-  try {
-    fn();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
-}
-
-function expectError(fn: () => unknown, status: number, message: string | RegExp): void {
-  const error = caught(fn);
-  expect(ClusterError.is(error)).toBe(true);
-  expect(error).toMatchObject({ status, message });
-}
+import { batchJob, expectError, serviceJob, testCluster } from './test/helpers.js';
 
 describe('dispatchJob', () => {
   const param = (payload = 'optional'): Record<string, unknown> =>

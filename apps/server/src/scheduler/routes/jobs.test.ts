@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureOk, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, jobInput, registerJob, startTestServer, type TestServer } from '../../../test/server.js';
 
 let t: TestServer;
 
@@ -7,15 +7,11 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 
-async function register(
+const register = (
   job: Record<string, unknown>,
   extra: Record<string, unknown> = {},
   url = '/v1/jobs',
-): Promise<Record<string, unknown>> {
-  const res = await t.request('POST', url, { body: { Job: job, ...extra } });
-  expect({ status: res.statusCode, body: res.body }).toMatchObject({ status: 200 });
-  return res.json();
-}
+): Promise<Record<string, unknown>> => registerJob(t, job, extra, url);
 
 describe('POST /v1/jobs', () => {
   it('registers a job and answers the register response with headers', async () => {

@@ -1,5 +1,8 @@
 import { createCluster, type Cluster, type ClusterOptions } from '../cluster.js';
 import { manualClock, type ManualClock } from '../clock.js';
+import { expect } from 'vitest';
+
+import { ClusterError } from '../errors.js';
 import type { EventBatch } from '../types.js';
 
 /** A cluster on a manual clock with a seeded random source, recording every event batch. */
@@ -79,4 +82,16 @@ export function batchJob(
     ],
     ...overrides,
   };
+}
+
+/** Asserts that `fn` throws a ClusterError with this status and message. */
+export function expectError(fn: () => unknown, status: number, message: string | RegExp): void {
+  let error: unknown;
+  try {
+    fn();
+  } catch (e) {
+    error = e;
+  }
+  expect(ClusterError.is(error)).toBe(true);
+  expect(error).toMatchObject({ status, message });
 }
