@@ -158,10 +158,10 @@ export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) 
     durableIndex = index;
     done?.resolve();
     if (deletes >= 1000) {
-      // After a collection: give the freed pages back (bounded work, outside the commit).
+      // After a collection: give the freed pages back to the file system and empty the WAL.
       deletes = 0;
       try {
-        db.exec('PRAGMA incremental_vacuum(4096)');
+        db.exec('PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);');
       } catch {
         // space is reclaimed at the next attempt
       }
