@@ -138,6 +138,7 @@ export {
   TaskState,
   TaskStateName,
 } from './allocation.js';
+export type { TaskEventOf } from './allocation.js';
 // Allocation request and response bodies
 export {
   AllocRestartRequest,
