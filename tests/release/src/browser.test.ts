@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bundleForBrowser, readBudget } from './browser/bundle.js';
-import { launchChromium, type HeadlessChromium } from './browser/chromium.js';
-import type { CheckResult } from './browser/harness.js';
-import { repoRoot } from './workspace.js';
+import { bundleForBrowser, readBudget } from './browser/bundle.ts';
+import { launchChromium, type HeadlessChromium } from './browser/chromium.ts';
+import type { CheckResult } from './browser/harness.ts';
+import { repoRoot } from './workspace.ts';
 
 const here = join(repoRoot, 'tests/release/src');
 let chromium: HeadlessChromium;

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { clientCalls } from './client-calls.js';
-import { run } from './run.js';
-import { startSkedServer, type SkedServer } from './server.js';
-import { localRanges } from './tarball.js';
-import { clientPackages, publishedPackages, repoRoot, type Manifest } from './workspace.js';
+import { clientCalls } from './client-calls.ts';
+import { run } from './run.ts';
+import { startSkedServer, type SkedServer } from './server.ts';
+import { localRanges } from './tarball.ts';
+import { clientPackages, publishedPackages, repoRoot, type Manifest } from './workspace.ts';
 
 const packed = inject('packed');
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');

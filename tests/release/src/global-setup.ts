@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { packAll, type PackedPackage } from './pack.js';
+import { packAll, type PackedPackage } from './pack.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -4,8 +4,8 @@
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from './run.js';
-import { publishedPackages, repoRoot, type WorkspacePackage } from './workspace.js';
+import { run } from './run.ts';
+import { publishedPackages, repoRoot, type WorkspacePackage } from './workspace.ts';
 
 /** One packed package. */
 export interface PackedPackage {

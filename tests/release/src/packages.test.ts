@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { describe, expect, inject, it } from 'vitest';
-import { run } from './run.js';
-import { localRanges, tarballFiles, tarballManifest } from './tarball.js';
-import { publishedPackages, repoRoot } from './workspace.js';
+import { run } from './run.ts';
+import { localRanges, tarballFiles, tarballManifest } from './tarball.ts';
+import { publishedPackages, repoRoot } from './workspace.ts';
 
 const packed = inject('packed');
 const attw = join(repoRoot, 'tests/release/node_modules/.bin/attw');

@@ -24,11 +24,10 @@ export interface RunResult {
 /** Thrown when a program fails or runs out of time; the message carries its output. */
 export class RunError extends Error {
   override readonly name = 'RunError';
-  constructor(
-    message: string,
-    readonly result: RunResult,
-  ) {
+  readonly result: RunResult;
+  constructor(message: string, result: RunResult) {
     super(message);
+    this.result = result;
   }
 }
 

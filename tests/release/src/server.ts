@@ -5,8 +5,8 @@
  */
 import { spawn, execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { killGroup } from './run.js';
-import { repoRoot } from './workspace.js';
+import { killGroup } from './run.ts';
+import { repoRoot } from './workspace.ts';
 
 /** The server's entry point, built by `turbo run build`. */
 export const serverMain = join(repoRoot, 'apps/server/dist/main.js');

@@ -1,6 +1,6 @@
 /** Reads files out of a packed `.tgz` (with the system's `tar`). */
 import { execFileSync } from 'node:child_process';
-import type { Manifest } from './workspace.js';
+import type { Manifest } from './workspace.ts';
 
 /** The names of the files in a tarball (without the leading `package/`). */
 export function tarballFiles(tarball: string): string[] {

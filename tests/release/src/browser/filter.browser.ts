@@ -14,7 +14,7 @@ import {
   parseFilter,
   printFilter,
 } from '@sked/filter';
-import { assertEqual, assertThrows, runChecks } from './harness.js';
+import { assertEqual, assertThrows, runChecks } from './harness.ts';
 
 const jobs = [
   { ID: 'web', Status: 'running', Priority: 50, Datacenters: ['dc1'], Meta: { owner: 'team-a' } },

@@ -3,7 +3,7 @@
  * problems, and job canonicalization.
  */
 import { JobRegisterRequest, canonicalizeJob, formatProblems, validate } from '@sked/model';
-import { assertEqual, runChecks } from './harness.js';
+import { assertEqual, runChecks } from './harness.ts';
 
 const job = {
   ID: 'web',
