@@ -3,11 +3,17 @@
 // documented the day it lands), the user-facing front page docs/index.md and the guides.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 
-const globs = [...readFileSync('pnpm-workspace.yaml', 'utf8').matchAll(/^\s+-\s+['"]?([\w./-]+)\/\*['"]?\s*$/gm)].map(
-  (match) => match[1],
-);
+const globs = [
+  ...readFileSync('pnpm-workspace.yaml', 'utf8').matchAll(/^\s+-\s+['"]?([\w./-]+)\/\*['"]?\s*$/gm),
+].map((match) => match[1]);
 const published = globs
-  .flatMap((dir) => (existsSync(dir) ? readdirSync(dir).sort().map((name) => `${dir}/${name}`) : []))
+  .flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .sort()
+          .map((name) => `${dir}/${name}`)
+      : [],
+  )
   .filter((dir) => existsSync(`${dir}/package.json`))
   .filter((dir) => {
     const manifest = JSON.parse(readFileSync(`${dir}/package.json`, 'utf8'));
