@@ -51,7 +51,7 @@ describe('sked-server as a process', { timeout: 60_000 }, () => {
   it('prints the ready line, serves, and exits 0 on SIGTERM', async () => {
     const r = run(['--scheduler-port', '0', '--nodes', '1']);
     const url = await ready(r);
-    expect(r.stdout()).toMatch(/^scheduler listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(r.stdout()).toMatch(/^scheduler listening on http:\/\/127\.0\.0\.1:\d+\n/);
     const res = await fetch(`${url}/v1/jobs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-svc-index')).not.toBeNull();
@@ -157,6 +157,46 @@ describe('sked-server as a process', { timeout: 60_000 }, () => {
     );
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
+  });
+
+  it('prints the secrets ready line and a generated root token once', async () => {
+    const r = run(['--scheduler-port', '0', '--secrets-port', '0', '--nodes', '0', '--ldap-mount', 'corp']);
+    await ready(r);
+    await expect.poll(() => r.stdout()).toMatch(/^secrets root token: \S+$/m);
+    const url = /^secrets listening on (http:\/\/127\.0\.0\.1:\d+)$/m.exec(r.stdout())?.[1];
+    const token = /^secrets root token: (\S+)$/m.exec(r.stdout())?.[1] ?? '';
+    expect(r.stdout().split(token)).toHaveLength(2);
+    const res = await fetch(`${url}/v1/auth/corp/users`, {
+      method: 'LIST',
+      headers: { 'X-Secrets-Token': token },
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ errors: [] });
+    expect((await fetch(`${url}/v1/auth/corp/config`)).status).toBe(403);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
+  });
+
+  it('does not print a root token given by SKED_SECRETS_ROOT_TOKEN', async () => {
+    const child = spawn(
+      process.execPath,
+      [main, '--scheduler-port', '0', '--secrets-port', '0', '--nodes', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, SKED_SECRETS_ROOT_TOKEN: 'given-root-token' },
+      },
+    );
+    children.push(child);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await expect.poll(() => out, { timeout: 20_000 }).toMatch(/^secrets listening on (http:\S+)$/m);
+    const url = /^secrets listening on (http:\S+)$/m.exec(out)?.[1];
+    expect(out).not.toContain('given-root-token');
+    const res = await fetch(`${url}/v1/auth/ldap/config`, {
+      headers: { 'X-Secrets-Token': 'given-root-token' },
+    });
+    expect(res.status).toBe(200);
+    child.kill('SIGTERM');
   });
 
   it('exits 1 when the port is taken', async () => {

@@ -26,6 +26,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   process.stdout.write(`scheduler listening on ${server.scheduler.url}\n`);
+  process.stdout.write(`secrets listening on ${server.secrets.url}\n`);
+  if (server.secrets.rootTokenGenerated) {
+    process.stdout.write(`secrets root token: ${server.secrets.rootToken}\n`);
+  }
   if (server.acl.enabled) {
     const name = server.acl.managementName;
     if (server.acl.bootstrapSecret !== undefined) {

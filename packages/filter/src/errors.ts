@@ -37,6 +37,13 @@ export const FilterSyntaxErrorCode = {
   TooManyClauses: 'too-many-clauses',
   /** An invalid regular expression, reported only with the `strictRegex` option. */
   InvalidRegex: 'invalid-regex',
+  /**
+   * Typed mode (the `schema` option): a selector names a field the schema does not allow, or goes
+   * through a value that has no fields (a string, a number...). The message suggests the closest
+   * field name; `expected` lists the declared ones.
+   * @since 0.2.0
+   */
+  UnknownField: 'unknown-field',
 } as const;
 /** One of {@link FilterSyntaxErrorCode}'s values. @since 0.1.0 */
 export type FilterSyntaxErrorCode = (typeof FilterSyntaxErrorCode)[keyof typeof FilterSyntaxErrorCode];
@@ -80,8 +87,11 @@ export type FilterEvaluationErrorCode =
  * @since 0.1.0
  */
 export interface FilterDiagnostic {
-  /** `lex` for characters, `parse` for grammar, `limit` for the size limits, `regex` for `strictRegex`. */
-  readonly kind: 'lex' | 'parse' | 'limit' | 'regex';
+  /**
+   * `lex` for characters, `parse` for grammar, `limit` for the size limits, `regex` for
+   * `strictRegex`, `schema` for typed mode's field check.
+   */
+  readonly kind: 'lex' | 'parse' | 'limit' | 'regex' | 'schema';
   /** Machine-readable reason. */
   readonly code: FilterSyntaxErrorCode;
   /** A whole sentence, without position. */

@@ -28,6 +28,7 @@ export { printFilter, printSelector, quoteFilterString } from './print.js';
 
 // Compiling and evaluating
 export { compileFilter, evaluateFilter, filterItems, type FilterPredicate } from './compile.js';
+export { createFilterCache, type FilterCache, type FilterCacheOptions } from './cache.js';
 
 // Options
 export { FilterLimits, type CompileOptions, type ParseOptions } from './options.js';

@@ -55,6 +55,25 @@ export interface CompileOptions extends ParseOptions {
    * @defaultValue undefined
    */
   readonly unknownValue?: unknown;
+  /**
+   * Typed mode: a JSON Schema of the items (what TypeBox emits, for example `@sked/model`'s `Job`),
+   * so the filter reads them as the service reads its typed records:
+   *
+   * - a `null` map or list field (a schema whose non-null branches are all maps, or all arrays)
+   *   behaves as an empty one for every operator, `any`/`all` included (`is nil` still answers
+   *   true for it, as for a Go nil map);
+   * - a selector naming a field the schema does not allow (an object with `properties` and no
+   *   `additionalProperties`/`patternProperties`), or going through a string, number or boolean,
+   *   is a {@link FilterSyntaxError} (`unknown-field`) at compile time, with its position and the
+   *   closest field name;
+   * - an `integer` field compares as a Go int (`Priority == 0x32` is true, `Priority == 50.0` is an
+   *   evaluation error); a `number` field as a float64, as without a schema.
+   *
+   * Everything else is unchanged. The schema is read lazily and memoised per schema object.
+   * @defaultValue undefined (JSON semantics)
+   * @since 0.2.0
+   */
+  readonly schema?: unknown;
 }
 
 /** Resolved limits. @internal */

@@ -1,7 +1,11 @@
+import { Job } from '@sked/model';
+import { generateDataset } from '@sked/testkit';
 import { describe, expect, it } from 'vitest';
 import {
   compileFilter,
   completeFilter,
+  createFilterCache,
+  FilterEvaluationError,
   filter,
   filterBuilder,
   FilterSyntaxError,
@@ -9,7 +13,7 @@ import {
   printFilter,
 } from './index.js';
 
-interface Job {
+interface BuilderJob {
   Status: string;
   Datacenters: string[];
   Meta: Record<string, string>;
@@ -41,7 +45,7 @@ describe('README examples', () => {
       offset: 21,
       length: 0,
     });
-    const f = filterBuilder<Job>();
+    const f = filterBuilder<BuilderJob>();
     const expr = f.and(
       f.eq('Status', 'running'),
       f.contains('Datacenters', 'dc1'),
@@ -62,5 +66,37 @@ describe('README examples', () => {
     ]);
     const meta = completeFilter('Meta.o', 6, { samples: [{ Meta: { owner: 'x' } }] });
     expect(meta).toMatchObject({ from: 5, to: 6, items: [{ label: 'owner', kind: 'selector' }] });
+  });
+});
+
+describe('README typed mode', () => {
+  const someJob = generateDataset({ seed: 1, jobs: 1 }).jobs[0] as Job;
+  const job = { ...someJob, Type: 'batch', Priority: 50, Meta: null, Datacenters: null };
+
+  it('reads null maps and lists as empty and integers as Go ints', () => {
+    expect(compileFilter('Type == "batch" and Meta.team == "data"', { schema: Job })(job)).toBe(false);
+    expect(compileFilter('Meta.team != "data"', { schema: Job })(job)).toBe(true);
+    expect(compileFilter('Meta is empty and "dc1" not in Datacenters', { schema: Job })(job)).toBe(true);
+    expect(compileFilter('all Meta as k, v { v == "data" }', { schema: Job })(job)).toBe(true);
+    expect(compileFilter('Meta is nil', { schema: Job })(job)).toBe(true);
+    expect(() => compileFilter('Meta.team == "data"')(job)).toThrow(/goes through null at \/Meta/);
+    expect(compileFilter('Priority == "0x32"', { schema: Job })(job)).toBe(true);
+    expect(() => compileFilter('Priority == 50.0', { schema: Job })(job)).toThrow(FilterEvaluationError);
+  });
+
+  it('rejects unknown fields at compile time and caches compiled filters', () => {
+    let error: unknown;
+    try {
+      compileFilter('Type == "batch" and Prioirty == 50', { schema: Job });
+    } catch (e) {
+      error = e;
+    }
+    expect(FilterSyntaxError.is(error) && error.format()).toBe(
+      '1:21: An item has no field "Prioirty"; did you mean "Priority"?\nType == "batch" and Prioirty == 50\n                    ^~~~~~~~',
+    );
+    const jobFilters = createFilterCache({ schema: Job, maxEntries: 500 });
+    expect(jobFilters.compile('Meta.team == "data"') === jobFilters.compile('Meta.team == "data"')).toBe(
+      true,
+    );
   });
 });

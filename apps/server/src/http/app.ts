@@ -3,6 +3,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import type { Duplex, Readable } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { setReadHeaders } from './blocking.js';
 import { HttpError } from './errors.js';
 
 const gzip = promisify(gzipCallback);
@@ -19,6 +20,12 @@ export interface HttpAppOptions {
    * status and message; return undefined to let the default mapping run.
    */
   readonly mapError?: (error: unknown) => { status: number; message: string } | undefined;
+  /**
+   * The current index, for the read headers of a read (`GET`) that fails before it read anything
+   * (a 400 for a bad parameter, a 403): with it, such an answer still carries `X-Svc-Index`,
+   * `X-Svc-LastContact` and `X-Svc-KnownLeader`.
+   */
+  readonly readIndex?: () => number;
 }
 
 /** Default request body limit: 10 MiB. */
@@ -120,8 +127,11 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
       .send(status === 405 ? 'Invalid method' : 'resource not found');
   });
 
-  app.setErrorHandler((error: unknown, _request, reply) => {
+  app.setErrorHandler((error: unknown, request, reply) => {
     const { status, message } = describeError(error, options.mapError, maxBody);
+    if (options.readIndex !== undefined && request.method === 'GET' && !reply.hasHeader('x-svc-index')) {
+      setReadHeaders(reply, options.readIndex());
+    }
     return reply.code(status).type(TEXT).send(message);
   });
 

@@ -80,3 +80,35 @@ describe('parseSize', () => {
     expect(parseSize(text)).toBe(bytes);
   });
 });
+
+describe('parseCli: secrets flags', () => {
+  it('reads --secrets-port, --secrets-root-token and --ldap-mount', () => {
+    expect(
+      parseCli(['--secrets-port', '0', '--secrets-root-token', 'tok', '--ldap-mount', 'corp'], {}),
+    ).toEqual({
+      kind: 'run',
+      options: { secretsPort: 0, secretsRootToken: 'tok', ldapMount: 'corp' },
+    });
+  });
+
+  it('takes the root token from SKED_SECRETS_ROOT_TOKEN; the flag wins', () => {
+    expect(parseCli([], { SKED_SECRETS_ROOT_TOKEN: 'env-tok' })).toEqual({
+      kind: 'run',
+      options: { secretsRootToken: 'env-tok' },
+    });
+    expect(parseCli(['--secrets-root-token', 'flag'], { SKED_SECRETS_ROOT_TOKEN: 'env' })).toMatchObject({
+      options: { secretsRootToken: 'flag' },
+    });
+  });
+
+  it.each([
+    [['--secrets-port=-1'], /--secrets-port expects an integer/],
+    [['--secrets-port', '99999'], /--secrets-port must be between 0 and 65535/],
+    [['--secrets-root-token', ''], /--secrets-root-token expects a token, not an empty string/],
+    [['--secrets-root-token', 'a b'], /without spaces/],
+    [['--ldap-mount', '../x'], /--ldap-mount expects a path/],
+    [['--ldap-mount', 'token'], /auth\/token is the token store/],
+  ])('%j is an error', (argv, message) => {
+    expect(parseCli(argv, {})).toEqual({ kind: 'error', message: expect.stringMatching(message) });
+  });
+});

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseMount } from '../secrets/index.js';
 import type { StartServerOptions } from './server.js';
 
 /** Usage text printed by `sked-server --help`. */
@@ -19,6 +20,10 @@ Options:
   --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
   --heartbeat-ms MS       Event stream heartbeat interval in milliseconds (default 10000)
+  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
+  --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
+                          without either one is generated and printed once)
+  --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ldap)
   -h, --help              Print this help and exit
 `;
 
@@ -54,9 +59,13 @@ export function parseSize(text: string): number | undefined {
 /**
  * Parses the command line of `sked-server`.
  * @param argv - Arguments after the script name.
+ * @param env - Environment (`SKED_SECRETS_ROOT_TOKEN`).
  * @returns What to do: print help, run with options, or fail with a message.
  */
-export function parseCli(argv: readonly string[]): CliCommand {
+export function parseCli(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): CliCommand {
   let parsed;
   try {
     parsed = parseArgs({
@@ -75,6 +84,9 @@ export function parseCli(argv: readonly string[]): CliCommand {
         'max-body': { type: 'string' },
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
+        'secrets-port': { type: 'string' },
+        'secrets-root-token': { type: 'string' },
+        'ldap-mount': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -140,5 +152,34 @@ export function parseCli(argv: readonly string[]): CliCommand {
     if (typeof ms === 'string') return { kind: 'error', message: ms };
     options.heartbeatMs = ms;
   }
+  const secretsError = parseSecretsFlags(values, env, options);
+  if (secretsError !== undefined) return { kind: 'error', message: secretsError };
   return { kind: 'run', options };
+}
+
+function parseSecretsFlags(
+  values: { 'secrets-port'?: string; 'secrets-root-token'?: string; 'ldap-mount'?: string },
+  env: Readonly<Record<string, string | undefined>>,
+  options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] },
+): string | undefined {
+  if (values['secrets-port'] !== undefined) {
+    const port = parseInteger('--secrets-port', values['secrets-port'], 0, 65535);
+    if (typeof port === 'string') return port;
+    options.secretsPort = port;
+  }
+  const token = values['secrets-root-token'] ?? env['SKED_SECRETS_ROOT_TOKEN'];
+  if (token !== undefined && token !== '') {
+    if (token.trim() !== token || /\s|\p{Cc}/u.test(token)) {
+      return '--secrets-root-token expects a token without spaces or control characters';
+    }
+    options.secretsRootToken = token;
+  } else if (values['secrets-root-token'] !== undefined) {
+    return '--secrets-root-token expects a token, not an empty string';
+  }
+  if (values['ldap-mount'] !== undefined) {
+    const mount = parseMount(values['ldap-mount']);
+    if ('error' in mount) return mount.error;
+    options.ldapMount = values['ldap-mount'];
+  }
+  return undefined;
 }

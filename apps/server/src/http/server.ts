@@ -14,8 +14,9 @@ import {
   registerExecRoute,
   type ExecAllocation,
 } from '../scheduler/exec/index.js';
-import { registerSchedulerRoutes } from '../scheduler/routes/index.js';
+import { registerSchedulerRoutes, rpcAddressOf } from '../scheduler/routes/index.js';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
+import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
 
@@ -47,6 +48,12 @@ export interface StartServerOptions {
   readonly heartbeatMs?: number;
   /** Root directory of task directories. @defaultValue a fresh temporary directory */
   readonly dataRoot?: string;
+  /** Port of the secrets service API; 0 picks a free port. @defaultValue 8200, or 0 when `schedulerPort` is 0 */
+  readonly secretsPort?: number;
+  /** Root token of the secrets service. @defaultValue generated (see `RunningServer.secrets`) */
+  readonly secretsRootToken?: string;
+  /** Mount of the LDAP auth method under `auth/`. @defaultValue `ldap` */
+  readonly ldapMount?: string;
 }
 
 /** A running server. */
@@ -59,6 +66,19 @@ export interface RunningServer {
     readonly app: FastifyInstance;
     /** The cluster behind the API. */
     readonly cluster: SchedulerCluster;
+  };
+  /** The secrets service listener (LDAP auth method and token store). */
+  readonly secrets: {
+    /** Base address, `http://HOST:PORT`. */
+    readonly url: string;
+    /** The fastify instance. */
+    readonly app: FastifyInstance;
+    /** The root token in effect. */
+    readonly rootToken: string;
+    /** Whether the root token was generated (print it once) rather than given. */
+    readonly rootTokenGenerated: boolean;
+    /** The mount path, `auth/ldap`. */
+    readonly mountPath: string;
   };
   /** ACL information safe to print (never a secret read from a file). */
   readonly acl:
@@ -149,32 +169,52 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     mapError: (error) =>
       ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
+    readIndex: () => cluster.store.index,
   });
   app.addHook('preClose', (done) => {
     shutdown.abort();
     done();
   });
-  const ctx = { cluster, acl, region, shutdown: shutdown.signal };
+  const ctx = { cluster, acl, region, shutdown: shutdown.signal, rpcAddress: rpcAddressOf(host) };
   registerSchedulerRoutes(app, ctx);
   registerEventStreamRoute(app, {
     broker,
     acl,
+    region,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   registerExecRoute(app, {
     acl,
+    region,
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
+  let secrets: SecretsListener | undefined;
   try {
     if (options.demo === true) loadDemo(cluster);
     await app.listen({ host, port: options.schedulerPort ?? 4646 });
+    secrets = await listenSecrets({
+      host,
+      // A caller that asks for a free scheduler port (tests) gets a free secrets port too.
+      port: options.secretsPort ?? (options.schedulerPort === 0 ? 0 : 8200),
+      maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      ...(options.secretsRootToken === undefined ? {} : { rootToken: options.secretsRootToken }),
+      ...(options.ldapMount === undefined ? {} : { mount: options.ldapMount }),
+    });
+    const secretsListener = secrets;
     const address = app.server.address();
     const port =
       typeof address === 'object' && address !== null ? address.port : (options.schedulerPort ?? 4646);
     let closed: Promise<void> | undefined;
     return {
       scheduler: { url: `http://${hostForUrl(host)}:${port}`, app, cluster },
+      secrets: {
+        url: secretsListener.url,
+        app: secretsListener.service.app,
+        rootToken: secretsListener.rootToken,
+        rootTokenGenerated: secretsListener.service.generatedRootToken !== undefined,
+        mountPath: secretsListener.service.mountPath,
+      },
       acl: acl.enabled
         ? {
             enabled: true,
@@ -188,7 +228,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           // are cut so that stopping always ends.
           const force = setTimeout(() => app.server.closeAllConnections(), 2000);
           try {
-            await app.close();
+            await Promise.all([app.close(), secretsListener.close()]);
           } finally {
             clearTimeout(force);
           }
@@ -198,6 +238,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     };
   } catch (error) {
+    await secrets?.close().catch(() => undefined);
     await app.close().catch(() => undefined);
     await cluster.close();
     throw error;

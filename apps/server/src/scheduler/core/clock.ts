@@ -12,14 +12,25 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): TimerHandle;
 }
 
-/** The real clock (Date.now and setTimeout; timers are unref'd so they never keep the process alive). */
+/** Longest delay Node's setTimeout takes (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * The real clock (Date.now and setTimeout; timers are unref'd so they never keep the process alive).
+ * A delay past Node's limit (a yearly periodic launch) is waited in steps instead of firing at once.
+ */
 export function systemClock(): Clock {
   return {
     now: () => Date.now(),
     setTimeout(fn, ms) {
-      const t = setTimeout(fn, Math.max(0, ms));
-      t.unref?.();
-      return { cancel: () => clearTimeout(t) };
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = (left: number): void => {
+        const step = Math.min(MAX_TIMEOUT_MS, Math.max(0, left));
+        timer = setTimeout(left > MAX_TIMEOUT_MS ? () => arm(left - step) : fn, step);
+        timer.unref?.();
+      };
+      arm(ms);
+      return { cancel: () => clearTimeout(timer) };
     },
   };
 }

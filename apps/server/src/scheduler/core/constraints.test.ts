@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
 import { checkConstraint, compareVersions, parseVersion, versionMatches } from './constraints.js';
-import { simulatedNode } from './nodes.js';
+import { simulatedNode } from './nodes/simulated.js';
 
 const node = simulatedNode(0, '11111111-2222-4333-8444-555555555555', 0, {
   datacenter: 'dc1',

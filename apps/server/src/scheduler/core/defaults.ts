@@ -36,7 +36,9 @@ const obj = (v: unknown): Record<string, unknown> | undefined =>
  * Fills every unset field of a submitted job with its default: `canonicalizeJob` of `@sked/model` (its README
  * lists the defaults), plus what only this server has: the namespace of the request, the `system` job type
  * (no reschedule policy), the dispatch idempotency token, and a group update strategy with `MaxParallel` 0
- * meaning no deployment (`null`). Pure: returns a new object.
+ * meaning no deployment (`null`). `SecretsToken` and `MeshToken` are cleared: they are checked on submission
+ * and never stored, so no read, version, allocation copy, diff or event shows them (BEHAVIOUR.md).
+ * Pure: returns a new object.
  */
 export function canonicalize(input: unknown, options: { region: string; namespace?: string }): Job {
   const o = obj(input) ?? {};
@@ -49,6 +51,8 @@ export function canonicalize(input: unknown, options: { region: string; namespac
   const token = o['DispatchIdempotencyToken'];
   return {
     ...job,
+    SecretsToken: '',
+    MeshToken: '',
     DispatchIdempotencyToken: typeof token === 'string' ? token : '',
     TaskGroups: job.TaskGroups.map((g) => ({
       ...g,

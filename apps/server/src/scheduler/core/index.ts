@@ -5,13 +5,14 @@
  * @packageDocumentation
  */
 
-export type { Cluster, ClusterOptions, ClusterTiming, PlanResponse, RegisterResponse } from './cluster.js';
+export type { Cluster, PlanResponse, RegisterResponse } from './api.js';
+export type { ClusterOptions, ClusterTiming } from './options.js';
 export { createCluster } from './cluster.js';
 export { ClusterError } from './errors.js';
 export type { Clock, ManualClock, TimerHandle } from './clock.js';
 export { manualClock, systemClock } from './clock.js';
-export type { Store, Table, TableName, TableTypes, Txn } from './store.js';
-export { jobKey, versionKey } from './store.js';
+export type { StateView, Store, Table, TableName, TableTypes, Txn } from './state/store.js';
+export { jobKey, versionKey } from './state/store.js';
 export type { DriverTaskEvent, TaskDriver, TaskHandle, TaskSink, TaskStartSpec } from './drivers/driver.js';
 export { normalizeSignal, SIGNAL_NUMBERS } from './drivers/driver.js';
 export type { MockConfig } from './drivers/mock.js';

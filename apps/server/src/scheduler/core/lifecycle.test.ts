@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { createCluster } from './cluster.js';
-import { jobKey } from './store.js';
+import { jobKey } from './state/store.js';
 import { batchJob, serviceJob, testCluster } from './test/helpers.js';
 
 describe('canaries', () => {

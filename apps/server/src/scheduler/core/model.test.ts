@@ -15,7 +15,7 @@ import {
 import type { TSchema } from 'typebox';
 import { describe, expect, it } from 'vitest';
 
-import { jobKey } from './store.js';
+import { jobKey } from './state/store.js';
 import { serviceJob, testCluster } from './test/helpers.js';
 
 function conforms(schema: TSchema, value: unknown): string {

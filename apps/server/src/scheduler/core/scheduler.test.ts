@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { jobKey } from './store.js';
+import { jobKey } from './state/store.js';
 import { batchJob, serviceJob, testCluster } from './test/helpers.js';
 
 const withCount = (job: Record<string, unknown>, count: number): Record<string, unknown> => {

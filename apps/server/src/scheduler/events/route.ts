@@ -18,6 +18,8 @@ export interface EventStreamContext {
   readonly broker?: EventBroker;
   /** The server's ACL; absent or disabled means every topic is allowed. */
   readonly acl?: Acl;
+  /** The region served; a request naming another is 400 `No path to region "<name>"`. Absent: any. */
+  readonly region?: string;
   /**
    * Interval between heartbeats (`{}` lines).
    * @defaultValue 10000
@@ -65,7 +67,7 @@ export function parseStreamIndex(raw: unknown): { ok: true; index: number } | { 
  * Registers `GET /v1/event/stream` on `app`, fed by `ctx.cluster.onEvents` through a bounded
  * broker, and ends every stream when the app closes.
  *
- * Answers 400 for a bad `index` or `topic`, 403 (`ACL token not found`, `Permission denied`)
+ * Answers 400 for another region or a bad `index` or `topic`, 403 (`ACL token not found`, `Permission denied`)
  * before any byte of stream, then 200 with `Content-Type: application/json`, never compressed: a
  * heartbeat `{}` at once and every `heartbeatMs`, and one line per batch holding events of the
  * subscribed topics.
@@ -90,6 +92,10 @@ export function registerEventStreamRoute(app: FastifyInstance, ctx: EventStreamC
 
   app.get('/v1/event/stream', (request: FastifyRequest, reply: FastifyReply) => {
     const query = (request.query ?? {}) as Record<string, unknown>;
+    const region = single(query['region']);
+    if (ctx.region !== undefined && typeof region === 'string' && region !== '' && region !== ctx.region) {
+      throw new HttpError(400, `No path to region ${JSON.stringify(region)}`);
+    }
     const index = parseStreamIndex(query['index']);
     if (!index.ok) throw new HttpError(400, index.message);
     const topics = parseTopics(query['topic']);

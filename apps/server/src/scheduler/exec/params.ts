@@ -41,11 +41,24 @@ function parseBool(
 }
 
 /**
- * Validates `command`, `task`, `tty` and `ws_handshake`.
+ * Validates `region`, `command`, `task`, `tty` and `ws_handshake`.
  * @param query - The request's parsed query string.
+ * @param options - `region`: the region served (a request naming another is refused).
  * @returns The parameters, or the sentence to close the socket with (code 1008).
  */
-export function parseExecParams(query: Readonly<Record<string, unknown>>): ParseExecParamsResult {
+export function parseExecParams(
+  query: Readonly<Record<string, unknown>>,
+  options: { readonly region?: string | undefined } = {},
+): ParseExecParamsResult {
+  const region = single(query['region']);
+  if (
+    options.region !== undefined &&
+    typeof region === 'string' &&
+    region !== '' &&
+    region !== options.region
+  ) {
+    return { ok: false, message: `No path to region ${JSON.stringify(region)}` };
+  }
   const rawCommand = single(query['command']);
   if (rawCommand === undefined || rawCommand === '') {
     return { ok: false, message: 'command is required: a JSON array such as ["/bin/sh"]' };

@@ -51,6 +51,8 @@ export interface ExecAllocation {
 export interface ExecContext {
   /** The server's ACL; absent or disabled means exec only over loopback connections. */
   readonly acl?: Acl;
+  /** The region served; a request naming another is closed with 1008 `No path to region "<name>"`. */
+  readonly region?: string;
   /** Looks up an allocation by its full ID. */
   readonly findAllocation: (allocId: string) => ExecAllocation | undefined;
   /**
@@ -332,7 +334,7 @@ export function serveExecSession(
     pending.push(parsed.message);
   });
 
-  const parsed = parseExecParams(request.query);
+  const parsed = parseExecParams(request.query, { region: ctx.region });
   if (!parsed.ok) {
     end(CLOSE_POLICY, parsed.message);
   } else if (parsed.params.wsHandshake) {

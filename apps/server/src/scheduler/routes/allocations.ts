@@ -22,7 +22,7 @@ import {
   found,
   pageArray,
   setNextToken,
-  setWriteIndex,
+  sendWrite,
   validateBody,
   type SchedulerRouteContext,
 } from './common.js';
@@ -160,8 +160,7 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
     allow(principal, alloc, 'alloc-lifecycle');
     const noShutdownDelay = queryBool(query, 'no_shutdown_delay', false);
     const result = ctx.cluster.stopAlloc({ allocId: alloc.ID, noShutdownDelay });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/allocation/:alloc_id/stop', stop);
   app.put('/v1/allocation/:alloc_id/stop', stop);
@@ -177,8 +176,7 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
       signal: body.Signal ?? '',
       task: body.Task ?? '',
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
+    return sendWrite(ctx, request, reply, result ?? {});
   };
   app.post('/v1/client/allocation/:alloc_id/signal', signal);
   app.put('/v1/client/allocation/:alloc_id/signal', signal);
@@ -194,8 +192,7 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
       task: body.Task ?? '',
       allTasks: (body.Task ?? '') === '',
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
+    return sendWrite(ctx, request, reply, result ?? {});
   };
   app.post('/v1/client/allocation/:alloc_id/restart', restart);
   app.put('/v1/client/allocation/:alloc_id/restart', restart);

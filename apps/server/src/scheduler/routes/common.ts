@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatProblems, validate } from '@sked/model';
 import type { Static, TSchema } from 'typebox';
 import type { Query } from '../../http/conventions.js';
-import { checkRegion, readNamespace } from '../../http/conventions.js';
+import { checkRegion, queryString, readNamespace } from '../../http/conventions.js';
+import { sendJson } from '../../http/app.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { requireNamespace, type Acl, type Principal } from '../acl/index.js';
 import type { NamespaceCapability } from '../acl/tokens.js';
@@ -18,6 +19,11 @@ export interface SchedulerRouteContext {
   readonly region: string;
   /** Aborted when the server shuts down. */
   readonly shutdown: AbortSignal;
+  /**
+   * This server's RPC address, answered by `GET /v1/status/leader` and `/v1/status/peers`.
+   * @defaultValue `127.0.0.1:4647`
+   */
+  readonly rpcAddress?: string;
 }
 
 /** The core's cluster, as the routes use it (store plus write operations). */
@@ -58,6 +64,71 @@ export function beginInNamespace(
 }
 
 /**
+ * Checks the namespace a write really writes to: one namespace, never the list wildcard `*`
+ * (which would otherwise be stored as a namespace literally named `*`).
+ * @param namespace - The namespace the write stores into.
+ * @returns The namespace.
+ * @throws 400 `Invalid namespace "*": a write names one namespace, not the wildcard`.
+ */
+export function writeNamespace(namespace: string): string {
+  if (namespace === '*') {
+    throw badRequest('Invalid namespace "*": a write names one namespace, not the wildcard');
+  }
+  return namespace;
+}
+
+/**
+ * {@link begin} for a write: the request's namespace must be one namespace (not `*`), and the
+ * token needs one of the capabilities in it.
+ * @param ctx - Route context.
+ * @param request - The request.
+ * @param capabilities - Accepted capabilities (any one suffices).
+ * @returns The query, the namespace and the principal.
+ * @throws 400 for another region or `namespace=*`; 403 `ACL token not found` or `Permission denied`.
+ */
+export function beginWrite(
+  ctx: SchedulerRouteContext,
+  request: FastifyRequest,
+  ...capabilities: readonly NamespaceCapability[]
+): { query: Query; namespace: string; principal: Principal } {
+  const { query, namespace } = begin(ctx, request);
+  writeNamespace(namespace);
+  const principal = requireNamespace(ctx.acl, request, namespace, ...capabilities);
+  return { query, namespace, principal };
+}
+
+/**
+ * The namespace a body's object (a job, a volume) is written to: the request's when the body names
+ * none; the body's when it matches, or when the request named no namespace and `bodyWins` (jobs: the
+ * service takes a job's own namespace, and the ACL is then checked against it).
+ * @param kind - What the body holds, for the message (`Job`, `Volume "v1"`).
+ * @param bodyNamespace - The body's `Namespace` (absent or empty: none).
+ * @param query - The request's query (its `namespace`, if given).
+ * @param options - `bodyWins` when the request names no namespace.
+ * @returns The namespace to write to (never `*`).
+ * @throws 400 when the two name different namespaces, or when the result is `*`.
+ */
+export function bodyNamespace(
+  kind: string,
+  bodyNamespace: string | null | undefined,
+  query: Query,
+  options: { bodyWins: boolean },
+): string {
+  const requested = queryString(query, 'namespace');
+  const explicit = requested !== undefined && requested !== '';
+  const fromRequest = readNamespace(query);
+  if (bodyNamespace === undefined || bodyNamespace === null || bodyNamespace === '') {
+    return writeNamespace(fromRequest);
+  }
+  if (bodyNamespace !== fromRequest && (explicit || !options.bodyWins)) {
+    throw badRequest(
+      `${kind} namespace ${JSON.stringify(bodyNamespace)} does not match the request namespace ${JSON.stringify(fromRequest)}`,
+    );
+  }
+  return writeNamespace(bodyNamespace);
+}
+
+/**
  * The looked-up item, or a 404.
  * @param item - What a table returned (undefined when absent).
  * @param message - The 404 message, e.g. `job not found`.
@@ -94,12 +165,24 @@ export function setNextToken(reply: FastifyReply, nextToken: string | undefined)
 }
 
 /**
- * Sets `X-Svc-Index` after a write (the index the write committed at).
+ * Answers a write: `X-Svc-Index` and the body's `Index` (when it has one) are both the store's
+ * index after the write, i.e. the index the write committed at, or the unchanged current index
+ * when the write changed nothing (it does not advance the index).
+ * @param ctx - Route context (the store).
+ * @param request - The request.
  * @param reply - The reply.
- * @param index - The store index after the write.
+ * @param result - The write's response body.
+ * @returns The sent reply.
  */
-export function setWriteIndex(reply: FastifyReply, index: number): void {
-  reply.header('X-Svc-Index', String(Math.max(1, index)));
+export function sendWrite(
+  ctx: SchedulerRouteContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: object,
+): FastifyReply {
+  const index = Math.max(1, ctx.cluster.store.index);
+  reply.header('X-Svc-Index', String(index));
+  return sendJson(request, reply, 'Index' in result ? { ...result, Index: index } : result);
 }
 
 /**

@@ -9,16 +9,18 @@ import { registerAllocationRoutes } from './allocations.js';
 import type { SchedulerRouteContext } from './common.js';
 import { registerJobReadRoutes } from './job-reads.js';
 import { registerJobWriteRoutes } from './job-writes.js';
+import { registerStatusRoutes, rpcAddressOf } from './status.js';
 import { registerVolumeRoutes } from './volumes.js';
 
 export type { SchedulerCluster, SchedulerRouteContext } from './common.js';
 export { allocListItem } from './allocations.js';
 export { jobListItem } from './job-reads.js';
 export { MAX_DISPATCH_PAYLOAD } from './job-writes.js';
+export { rpcAddressOf } from './status.js';
 export { volumeListItem } from './volumes.js';
 
 /**
- * Registers every job, allocation (but exec) and volume endpoint.
+ * Registers every job, allocation (but exec), volume and status endpoint.
  * @param app - The fastify instance built by `createHttpApp`.
  * @param ctx - Cluster, ACL, region and shutdown signal.
  */
@@ -27,4 +29,5 @@ export function registerSchedulerRoutes(app: FastifyInstance, ctx: SchedulerRout
   registerJobWriteRoutes(app, ctx);
   registerAllocationRoutes(app, ctx);
   registerVolumeRoutes(app, ctx);
+  registerStatusRoutes(app, ctx, ctx.rpcAddress ?? rpcAddressOf('127.0.0.1'));
 }

@@ -15,7 +15,9 @@ import { authenticate, requireNamespace } from '../acl/index.js';
 import {
   begin,
   beginInNamespace,
-  setWriteIndex,
+  beginWrite,
+  bodyNamespace,
+  sendWrite,
   validateBody,
   type SchedulerRouteContext,
 } from './common.js';
@@ -27,11 +29,6 @@ export const MAX_DISPATCH_PAYLOAD = 16_384;
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-function jobNamespace(job: { Namespace?: string | undefined }, queryNamespace: string): string {
-  const ns = job.Namespace;
-  return ns === undefined || ns === '' ? queryNamespace : ns;
-}
-
 /**
  * Registers the job write endpoints of document 1 (create, update, parse, plan, dispatch, revert,
  * stable, evaluate, periodic force, stop).
@@ -40,7 +37,6 @@ function jobNamespace(job: { Namespace?: string | undefined }, queryNamespace: s
  */
 export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
   const { cluster } = ctx;
-  const store = cluster.store;
 
   const checkJobRegion = (job: { Region?: string | undefined }): void => {
     if (job.Region !== undefined && job.Region !== '' && job.Region !== ctx.region) {
@@ -52,7 +48,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
     request: FastifyRequest<{ Params: Partial<Params> }>,
     reply: FastifyReply,
   ): FastifyReply => {
-    const { namespace: queryNamespace } = begin(ctx, request);
+    const { query } = begin(ctx, request);
     authenticate(ctx.acl, request);
     const body = validateBody(JobRegisterRequest, request.body);
     const job = body.Job;
@@ -63,7 +59,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       );
     }
     checkJobRegion(job);
-    const namespace = jobNamespace(job, queryNamespace);
+    const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
     const result = cluster.registerJob({
@@ -75,8 +71,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       preserveCounts: body.PreserveCounts ?? false,
       ...(body.Submission === undefined || body.Submission === null ? {} : { submission: body.Submission }),
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, { ...result, KnownLeader: true, LastContact: 0, Warnings: '' });
+    return sendWrite(ctx, request, reply, { ...result, KnownLeader: true, LastContact: 0, Warnings: '' });
   };
   app.post('/v1/jobs', register);
   app.put('/v1/jobs', register);
@@ -100,7 +95,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/jobs/parse', parse);
 
   const plan = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace: queryNamespace } = begin(ctx, request);
+    const { query } = begin(ctx, request);
     authenticate(ctx.acl, request);
     const body = validateBody(JobPlanRequest, request.body);
     const job = body.Job;
@@ -110,7 +105,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       );
     }
     checkJobRegion(job);
-    const namespace = jobNamespace(job, queryNamespace);
+    const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
     const result = cluster.planJob({
@@ -124,7 +119,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   app.put('/v1/job/:job_id/plan', plan);
 
   const dispatch = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { query, namespace } = beginInNamespace(ctx, request, 'dispatch-job');
+    const { query, namespace } = beginWrite(ctx, request, 'dispatch-job');
     const body = validateBody(JobDispatchRequest, request.body ?? {});
     const payload = body.Payload ?? '';
     if (payload !== '') {
@@ -143,8 +138,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       idempotencyToken:
         queryString(query, 'IdempotencyToken') ?? queryString(query, 'idempotency_token') ?? '',
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/dispatch', dispatch);
   app.put('/v1/job/:job_id/dispatch', dispatch);
@@ -158,7 +152,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   };
 
   const revert = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'submit-job');
     const body = validateBody(JobRevertRequest, request.body);
     checkBodyJobId(body.JobID, request.params.job_id);
     const result = cluster.revertJob({
@@ -169,14 +163,13 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
         ? {}
         : { enforcePriorVersion: body.EnforcePriorVersion }),
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/revert', revert);
   app.put('/v1/job/:job_id/revert', revert);
 
   const stable = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'submit-job');
     const body = validateBody(JobStabilityRequest, request.body);
     checkBodyJobId(body.JobID, request.params.job_id);
     const result = cluster.setJobStability({
@@ -185,14 +178,13 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       version: body.JobVersion ?? 0,
       stable: body.Stable ?? false,
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/stable', stable);
   app.put('/v1/job/:job_id/stable', stable);
 
   const evaluate = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'submit-job');
     const body =
       request.body === undefined
         ? { JobID: request.params.job_id }
@@ -203,23 +195,21 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       id: body.JobID,
       forceReschedule: body.EvalOptions?.ForceReschedule ?? false,
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/evaluate', evaluate);
   app.put('/v1/job/:job_id/evaluate', evaluate);
 
   const force = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginInNamespace(ctx, request, 'dispatch-job', 'submit-job');
+    const { namespace } = beginWrite(ctx, request, 'dispatch-job', 'submit-job');
     const result = cluster.forcePeriodic({ namespace, id: request.params.job_id });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   };
   app.post('/v1/job/:job_id/periodic/force', force);
   app.put('/v1/job/:job_id/periodic/force', force);
 
   app.delete('/v1/job/:job_id', (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply) => {
-    const { query, namespace } = beginInNamespace(ctx, request, 'submit-job');
+    const { query, namespace } = beginWrite(ctx, request, 'submit-job');
     const purge = queryBool(query, 'purge', false);
     const global = queryBool(query, 'global', false);
     const noShutdownDelay = queryBool(query, 'no_shutdown_delay', false);
@@ -235,7 +225,6 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
       evalPriority,
       noShutdownDelay,
     });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result);
+    return sendWrite(ctx, request, reply, result);
   });
 }

@@ -28,6 +28,18 @@ beforeAll(async () => {
 });
 
 describe('volumes', () => {
+  it('registers with POST as with PUT (the spec lists both verbs)', async () => {
+    const res = await t.request('POST', '/v1/volume/csi/vol-post?namespace=posted', {
+      body: { Volumes: [{ ID: 'vol-post', PluginID: 'aws-ebs' }] },
+    });
+    expect([res.statusCode, res.body]).toEqual([
+      200,
+      JSON.stringify({ Index: t.server.scheduler.cluster.store.index }),
+    ]);
+    const read = await t.request('GET', '/v1/volume/csi/vol-post?namespace=posted');
+    expect(read.json()).toMatchObject({ ID: 'vol-post', Namespace: 'posted', PluginID: 'aws-ebs' });
+  });
+
   it('lists csi volumes without the single-read fields', async () => {
     const res = await t.request('GET', '/v1/volumes?type=csi');
     expect(res.statusCode).toBe(200);
@@ -117,8 +129,8 @@ describe('volumes', () => {
     expect([again.statusCode, again.body]).toEqual([404, 'volume not found']);
   });
 
-  it('answers 405 for POST on a volume', async () => {
-    const res = await t.request('POST', '/v1/volume/csi/vol-a', { body: {} });
+  it('answers 405 for another verb on a volume', async () => {
+    const res = await t.request('PATCH', '/v1/volume/csi/vol-a', { body: {} });
     expect([res.statusCode, res.body]).toEqual([405, 'Invalid method']);
   });
 });

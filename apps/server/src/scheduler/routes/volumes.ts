@@ -16,9 +16,11 @@ import { compileItemFilter } from '../../http/filter.js';
 import type { Allocation, CsiVolume } from '../core/index.js';
 import {
   beginInNamespace,
+  beginWrite,
+  bodyNamespace,
   found,
   setNextToken,
-  setWriteIndex,
+  sendWrite,
   validateBody,
   type SchedulerRouteContext,
 } from './common.js';
@@ -123,32 +125,34 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
     });
   });
 
-  app.put('/v1/volume/csi/:volume_id', (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { namespace } = beginInNamespace(ctx, request, 'csi-write-volume');
+  const register = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+    const { query, namespace } = beginWrite(ctx, request, 'csi-write-volume');
     const body = validateBody(CsiVolumeRegisterRequest, request.body);
-    const result = ctx.cluster.registerVolume({
-      namespace,
-      pathId: request.params.volume_id,
-      volumes: body.Volumes,
-    });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
-  });
+    // Each volume is stored in the namespace the token was checked for: a body naming another is 400.
+    const volumes = body.Volumes.map((volume) => ({
+      ...volume,
+      Namespace: bodyNamespace(`Volume ${JSON.stringify(volume.ID)}`, volume.Namespace, query, {
+        bodyWins: false,
+      }),
+    }));
+    const result = ctx.cluster.registerVolume({ namespace, pathId: request.params.volume_id, volumes });
+    return sendWrite(ctx, request, reply, result ?? {});
+  };
+  app.put('/v1/volume/csi/:volume_id', register);
+  app.post('/v1/volume/csi/:volume_id', register);
 
   app.delete('/v1/volume/csi/:volume_id', (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = beginInNamespace(ctx, request, 'csi-write-volume');
+    const { query, namespace } = beginWrite(ctx, request, 'csi-write-volume');
     const force = queryBool(query, 'force', false);
     const result = ctx.cluster.deregisterVolume({ namespace, id: request.params.volume_id, force });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
+    return sendWrite(ctx, request, reply, result ?? {});
   });
 
   app.delete('/v1/volume/csi/:volume_id/detach', (request: FastifyRequest<{ Params: Params }>, reply) => {
-    const { query, namespace } = beginInNamespace(ctx, request, 'csi-write-volume');
+    const { query, namespace } = beginWrite(ctx, request, 'csi-write-volume');
     const node = queryString(query, 'node') ?? '';
     if (node === '') throw badRequest('The "node" query parameter is required');
     const result = ctx.cluster.detachVolume({ namespace, id: request.params.volume_id, node });
-    setWriteIndex(reply, store.index);
-    return sendJson(request, reply, result ?? {});
+    return sendWrite(ctx, request, reply, result ?? {});
   });
 }

@@ -1,4 +1,4 @@
-import type { Evaluation } from './types.js';
+import type { Evaluation } from '../types.js';
 
 /** What identifies a new evaluation; every other field of {@link newEvaluation}'s result has its default. */
 export type NewEvaluation = Pick<
@@ -44,5 +44,36 @@ export function newEvaluation(init: NewEvaluation): Evaluation {
     ModifyIndex: init.CreateIndex,
     ModifyTime: init.CreateTime,
     ...init,
+  };
+}
+
+/** What a new evaluation takes from its job. */
+export type EvalJob = Pick<Evaluation, 'Namespace' | 'Type' | 'Priority' | 'JobModifyIndex'> & { ID: string };
+
+/**
+ * The fields every new evaluation of a job takes from the job and the write.
+ * @param job - The job evaluated.
+ * @param id - The new evaluation's ID.
+ * @param index - The index of the write creating it.
+ * @param nowNs - Creation time (ns).
+ */
+export function evalIdentity(
+  job: EvalJob,
+  id: string,
+  index: number,
+  nowNs: number,
+): Pick<
+  Evaluation,
+  'ID' | 'Namespace' | 'Priority' | 'Type' | 'JobID' | 'JobModifyIndex' | 'CreateIndex' | 'CreateTime'
+> {
+  return {
+    ID: id,
+    Namespace: job.Namespace,
+    Priority: job.Priority,
+    Type: job.Type,
+    JobID: job.ID,
+    JobModifyIndex: job.JobModifyIndex,
+    CreateIndex: index,
+    CreateTime: nowNs,
   };
 }

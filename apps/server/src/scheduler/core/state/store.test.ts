@@ -1,9 +1,9 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
-import { newEvaluation } from './evaluations.js';
+import { newEvaluation } from '../evals/factory.js';
 import { createStore, jobKey } from './store.js';
-import type { Evaluation } from './types.js';
+import type { Evaluation } from '../types.js';
 
 function evalOf(id: string, jobId: string, index: number): Evaluation {
   return newEvaluation({

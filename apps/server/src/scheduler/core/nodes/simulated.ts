@@ -1,5 +1,5 @@
-import type { Node } from './types.js';
-import { iso } from './internal/ids.js';
+import type { Node } from '../types.js';
+import { iso } from '../internal/ids.js';
 
 /** Options of the simulated client nodes. */
 export interface SimulatedNodeOptions {

@@ -1,0 +1,187 @@
+import { EventType } from '@sked/model';
+
+import type { Cluster } from '../api.js';
+import type { TimerHandle } from '../clock.js';
+import type { CoreContext } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import type { EvalQueue } from '../evals/eval-queue.js';
+import { iso } from '../internal/ids.js';
+import { deploymentEvent, putAlloc, putDeployment, putJob } from '../state/events.js';
+import { jobKey, versionKey } from '../state/keys.js';
+import type { Txn } from '../state/store.js';
+import type { Allocation, Deployment, DeploymentState, Job } from '../types.js';
+
+/** What the watcher needs from the job writes (wired by cluster.ts). */
+export interface WatcherDeps {
+  readonly queue: Pick<EvalQueue, 'makeEval'>;
+  /** Stores a new version of a job (auto-revert). */
+  readonly upsertJob: (tx: Txn, job: Job, existing: Job) => Job;
+}
+
+/** The deployment watcher: allocation health, promotion, auto-revert, completion and the progress deadline. */
+export interface DeploymentWatcher {
+  /** Records an allocation's health and moves its deployment on (inside a write). */
+  readonly setHealth: (tx: Txn, alloc: Allocation, healthy: boolean, why?: string) => void;
+  /** Marks a deployment successful (and its job version stable) once every group is healthy. */
+  readonly completeIfHealthy: (tx: Txn, d: Deployment) => boolean;
+  /** (Re)arms the progress deadline of a running deployment. */
+  readonly armProgressDeadline: (id: string) => void;
+  promoteDeployment: Cluster['promoteDeployment'];
+}
+
+/** Whether a group's canaries are all placed and healthy (`healthyId` counts as healthy). */
+function canariesHealthy(tx: Txn, g: DeploymentState, healthyId: string): boolean {
+  const placed = g.PlacedCanaries ?? [];
+  return (
+    g.DesiredCanaries > 0 &&
+    !g.Promoted &&
+    placed.length >= g.DesiredCanaries &&
+    placed.every((id) => id === healthyId || tx.get('allocs', id)?.DeploymentStatus?.Healthy === true)
+  );
+}
+
+/** Creates the deployment watcher. */
+export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): DeploymentWatcher {
+  const { store } = ctx;
+  const deploymentTimers = new Map<string, TimerHandle>();
+
+  const completeIfHealthy = (tx: Txn, d: Deployment): boolean => {
+    const groups = Object.values(d.TaskGroups);
+    if (
+      groups.length === 0 ||
+      !groups.every((g) => g.HealthyAllocs >= g.DesiredTotal && (g.DesiredCanaries === 0 || g.Promoted))
+    )
+      return false;
+    const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
+    d.Status = 'successful';
+    d.StatusDescription = 'Deployment completed successfully';
+    putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+    deploymentTimers.get(d.ID)?.cancel();
+    const v = tx.get('jobVersions', versionKey(d.Namespace, d.JobID, d.JobVersion));
+    if (v) tx.put('jobVersions', { ...v, Stable: true });
+    if (job && job.Version === d.JobVersion) putJob(tx, { ...job, Stable: true, ModifyIndex: tx.index });
+    return true;
+  };
+
+  /** An unhealthy allocation fails the deployment; with AutoRevert the latest stable version comes back. */
+  const fail = (tx: Txn, d: Deployment, autoRevert: boolean, why?: string): void => {
+    const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
+    d.Status = 'failed';
+    d.StatusDescription = why
+      ? `Failed due to unhealthy allocations: ${why}`
+      : 'Failed due to unhealthy allocations';
+    if (autoRevert && job && job.Version === d.JobVersion) {
+      const stable = tx
+        .ofJob('jobVersions', d.Namespace, d.JobID)
+        .filter((v) => v.Stable && v.Version < d.JobVersion)
+        .at(-1);
+      if (stable) {
+        d.StatusDescription += ` - rolling back to job version ${stable.Version}`;
+        putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+        const reverted = deps.upsertJob(tx, { ...stable, Status: job.Status }, job);
+        deps.queue.makeEval(tx, reverted, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+        return;
+      }
+      d.StatusDescription += ' - no stable job version to auto revert to';
+    }
+    putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+  };
+
+  /** A healthy allocation: promote canaries when allowed, complete, or go on with the rollout. */
+  const progress = (tx: Txn, d: Deployment, healthyId: string): void => {
+    deploymentEvent(tx, EventType.DeploymentAllocHealth, d);
+    const groups = Object.values(d.TaskGroups);
+    if (groups.some((g) => g.DesiredCanaries > 0 && !g.Promoted)) {
+      const ready = (g: DeploymentState, auto: boolean): boolean =>
+        g.DesiredCanaries === 0 ||
+        g.Promoted ||
+        ((!auto || g.AutoPromote) && canariesHealthy(tx, g, healthyId));
+      if (!groups.every((g) => ready(g, true))) {
+        if (groups.every((g) => ready(g, false)))
+          d.StatusDescription = 'Deployment is running but requires manual promotion';
+        tx.put('deployments', d);
+        return;
+      }
+      for (const g of groups) if (g.DesiredCanaries > 0) g.Promoted = true;
+      d.StatusDescription = 'Deployment is running';
+      putDeployment(tx, EventType.DeploymentPromotion, d);
+    }
+    if (completeIfHealthy(tx, d)) return;
+    tx.put('deployments', d);
+    const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
+    if (job) deps.queue.makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+    tx.after(() => armProgressDeadline(d.ID));
+  };
+
+  const setHealth = (tx: Txn, alloc: Allocation, healthy: boolean, why?: string): void => {
+    const a = tx.get('allocs', alloc.ID) ?? alloc;
+    const d0 = tx.get('deployments', a.DeploymentID);
+    const u: Allocation = {
+      ...a,
+      DeploymentStatus: {
+        Healthy: healthy,
+        Timestamp: iso(ctx.nowMs()),
+        Canary: a.DeploymentStatus?.Canary ?? false,
+        ModifyIndex: tx.index,
+      },
+      ModifyIndex: tx.index,
+    };
+    putAlloc(tx, EventType.AllocationUpdated, u);
+    if (!d0 || d0.Status !== 'running') return;
+    const d: Deployment = structuredClone(d0);
+    const s = d.TaskGroups[a.TaskGroup];
+    if (!s) return;
+    if (healthy) s.HealthyAllocs++;
+    else s.UnhealthyAllocs++;
+    d.ModifyIndex = tx.index;
+    d.ModifyTime = ctx.nowNs();
+    if (healthy) progress(tx, d, u.ID);
+    else fail(tx, d, s.AutoRevert, why);
+  };
+
+  const armProgressDeadline = (id: string): void => {
+    const d = store.deployments.get(id);
+    if (!d || d.Status !== 'running') return;
+    const deadline = Math.max(...Object.values(d.TaskGroups).map((g) => g.ProgressDeadline), 0) / 1e6;
+    if (deadline <= 0) return;
+    deploymentTimers.get(id)?.cancel();
+    deploymentTimers.set(
+      id,
+      ctx.timers.later(() => {
+        deploymentTimers.delete(id);
+        store.write((tx) => {
+          const cur = tx.get('deployments', id);
+          if (!cur || cur.Status !== 'running') return;
+          putDeployment(tx, EventType.DeploymentStatusUpdate, {
+            ...cur,
+            Status: 'failed',
+            StatusDescription: 'Failed due to progress deadline',
+            ModifyIndex: tx.index,
+          });
+        });
+      }, deadline),
+    );
+  };
+
+  const promoteDeployment: Cluster['promoteDeployment'] = (input) =>
+    store.write((tx) => {
+      const d0 = tx.get('deployments', input.deploymentId);
+      if (!d0) throw notFound('deployment not found');
+      if (d0.Status !== 'running') throw badRequest(`Deployment "${d0.ID}" is ${d0.Status}, not running`);
+      const groups = Object.values(d0.TaskGroups);
+      if (!groups.some((g) => g.DesiredCanaries > 0 && !g.Promoted))
+        throw badRequest(`Deployment "${d0.ID}" has no canaries to promote`);
+      const d: Deployment = structuredClone(d0);
+      for (const g of Object.values(d.TaskGroups)) if (g.DesiredCanaries > 0) g.Promoted = true;
+      d.StatusDescription = 'Deployment is running';
+      d.ModifyIndex = tx.index;
+      d.ModifyTime = ctx.nowNs();
+      putDeployment(tx, EventType.DeploymentPromotion, d);
+      const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
+      if (!job) throw notFound('job not found');
+      const e = deps.queue.makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+      return { EvalID: e.ID, Index: tx.index };
+    });
+
+  return { setHealth, completeIfHealthy, armProgressDeadline, promoteDeployment };
+}

@@ -1,0 +1,113 @@
+import type { Cluster } from '../api.js';
+import type { CoreContext } from '../context.js';
+import { canonicalize } from '../defaults.js';
+import { badRequest } from '../errors.js';
+import type { EvalQueue } from '../evals/eval-queue.js';
+import { refreshJob } from '../state/job-status.js';
+import type { Txn } from '../state/store.js';
+import type { Job } from '../types.js';
+import { mustJob, upsertJob } from './upsert.js';
+
+/** Largest decoded dispatch payload, in bytes. */
+export const MAX_DISPATCH_PAYLOAD = 16384;
+
+type Parameterized = NonNullable<Job['ParameterizedJob']>;
+
+/** The decoded payload of a dispatch, checked against the job's payload rule. */
+function checkedPayload(pj: Parameterized, text: string): Buffer {
+  if (text !== '' && !/^[A-Za-z0-9+/]*={0,2}$/.test(text.replace(/\s/g, '')))
+    throw badRequest('Payload must be base64-encoded');
+  const payload = Buffer.from(text, 'base64');
+  if (payload.length > MAX_DISPATCH_PAYLOAD)
+    throw badRequest(`Payload exceeds maximum size; ${payload.length} > ${MAX_DISPATCH_PAYLOAD}`);
+  if (pj.Payload === 'forbidden' && payload.length > 0)
+    throw badRequest('Payload is not allowed for this job');
+  if (pj.Payload === 'required' && payload.length === 0)
+    throw badRequest('Payload is not provided but required');
+  return payload;
+}
+
+/** Checks a dispatch's meta against the job's required and optional keys. */
+function checkMeta(pj: Parameterized, meta: Record<string, string>): void {
+  const required = pj.MetaRequired ?? [];
+  const optional = pj.MetaOptional ?? [];
+  const missing = required.filter((k) => !(k in meta));
+  if (missing.length > 0)
+    throw badRequest(`Dispatch did not provide required meta keys: [${missing.join(' ')}]`);
+  const extra = Object.keys(meta).filter((k) => !required.includes(k) && !optional.includes(k));
+  if (extra.length > 0)
+    throw badRequest(`Dispatch provided unpermitted meta keys: [${extra.sort().join(' ')}]`);
+}
+
+/** The live child an earlier dispatch with the same idempotency token created, if any. */
+function priorDispatch(tx: Txn, parent: Job, token: string): Job | undefined {
+  if (token === '') return undefined;
+  return tx
+    .all('jobs')
+    .find(
+      (j) =>
+        j.ParentID === parent.ID &&
+        j.Namespace === parent.Namespace &&
+        j.DispatchIdempotencyToken === token &&
+        j.Status !== 'dead',
+    );
+}
+
+/** Dispatches a parameterized job: a child job with the payload and meta, and its evaluation. */
+export function createDispatchJob(
+  ctx: CoreContext,
+  queue: Pick<EvalQueue, 'makeEval'>,
+): Cluster['dispatchJob'] {
+  return (input) =>
+    ctx.store.write((tx) => {
+      const parent = mustJob(tx, input.namespace, input.id);
+      const pj = parent.ParameterizedJob;
+      if (!pj || parent.Dispatched)
+        throw badRequest(`Specified job "${parent.ID}" is not a parameterized job`);
+      if (parent.Stop) throw badRequest(`Specified job "${parent.ID}" is stopped`);
+      const payload = checkedPayload(pj, input.payload ?? '');
+      const meta = input.meta ?? {};
+      checkMeta(pj, meta);
+      const token = input.idempotencyToken ?? '';
+      const prior = priorDispatch(tx, parent, token);
+      if (prior)
+        return {
+          Index: prior.ModifyIndex,
+          JobCreateIndex: prior.CreateIndex,
+          EvalCreateIndex: 0,
+          EvalID: '',
+          DispatchedJobID: prior.ID,
+        };
+      const suffix = ctx.newId().slice(0, 8);
+      const sec = Math.floor(ctx.nowMs() / 1000);
+      const prefix = input.idPrefixTemplate ? `${input.idPrefixTemplate}-` : '';
+      const childId = `${parent.ID}/dispatch-${prefix}${sec}-${suffix}`;
+      const child = canonicalize(
+        {
+          ...parent,
+          ID: childId,
+          Name: childId,
+          ParentID: parent.ID,
+          Dispatched: true,
+          DispatchIdempotencyToken: token,
+          ParameterizedJob: null,
+          Payload: payload.length > 0 ? payload.toString('base64') : null,
+          Meta: { ...parent.Meta, ...meta },
+          Status: 'pending',
+        },
+        { region: ctx.region },
+      );
+      child.ParameterizedJob = pj;
+      const stored = upsertJob(ctx, tx, child, undefined);
+      const e = queue.makeEval(tx, stored, 'job-register');
+      refreshJob(tx, stored.Namespace, stored.ID);
+      refreshJob(tx, parent.Namespace, parent.ID);
+      return {
+        Index: tx.index,
+        JobCreateIndex: stored.CreateIndex,
+        EvalCreateIndex: tx.index,
+        EvalID: e.ID,
+        DispatchedJobID: childId,
+      };
+    });
+}

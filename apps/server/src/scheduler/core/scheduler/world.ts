@@ -1,0 +1,115 @@
+import { clientTerminal } from '../internal/status.js';
+import type { Allocation, AllocResources, CsiVolume, Node, TaskGroup } from '../types.js';
+import type { SchedContext } from './plan.js';
+import { allocPorts } from './ports.js';
+
+/** Resources in use on a node. */
+export interface Usage {
+  cpu: number;
+  memory: number;
+  disk: number;
+}
+
+/** The mutable picture of the cluster during one scheduling run. */
+export interface World {
+  nodes: Node[];
+  usage: Map<string, Usage>;
+  /** Live allocations (including those placed by this plan, minus those it stops). */
+  live: Allocation[];
+  /** Volumes touched by this run (copies whose claims the plan changes). */
+  volumes: Map<string, CsiVolume>;
+  /** Host ports in use per node. */
+  ports: Map<string, Set<number>>;
+}
+
+/** Resources an allocation of a group asks for. */
+export function groupAsk(g: TaskGroup): {
+  cpu: number;
+  memory: number;
+  disk: number;
+  tasks: Record<string, AllocResources>;
+} {
+  let cpu = 0;
+  let memory = 0;
+  const tasks: Record<string, AllocResources> = {};
+  for (const t of g.Tasks) {
+    cpu += t.Resources.CPU;
+    memory += t.Resources.MemoryMB;
+    tasks[t.Name] = {
+      CPU: t.Resources.CPU,
+      MemoryMB: t.Resources.MemoryMB,
+      DiskMB: 0,
+      Networks: t.Resources.Networks,
+    };
+  }
+  return { cpu, memory, disk: g.EphemeralDisk?.SizeMB ?? 0, tasks };
+}
+
+/** The world at the start of a run: nodes, their usage and ports, the live allocations. */
+export function buildWorld(ctx: SchedContext): World {
+  const nodes = ctx.state.all('nodes');
+  const usage = new Map<string, Usage>();
+  for (const n of nodes) usage.set(n.ID, { cpu: 0, memory: 0, disk: 0 });
+  const live: Allocation[] = [];
+  const candidates: Iterable<Allocation> = ctx.activeAllocIds
+    ? [...ctx.activeAllocIds].flatMap((id) => {
+        const a = ctx.state.get('allocs', id);
+        return a ? [a] : [];
+      })
+    : ctx.state.all('allocs');
+  for (const a of candidates) {
+    if (clientTerminal(a)) continue;
+    const u = usage.get(a.NodeID);
+    if (u) {
+      u.cpu += a.Resources.CPU;
+      u.memory += a.Resources.MemoryMB;
+      u.disk += a.Resources.DiskMB;
+    }
+    if (a.DesiredStatus === 'run') live.push(a);
+  }
+  const ports = new Map<string, Set<number>>();
+  for (const a of live) {
+    let set = ports.get(a.NodeID);
+    if (!set) ports.set(a.NodeID, (set = new Set()));
+    for (const p of allocPorts(a)) set.add(p.Value);
+  }
+  return { nodes, usage, live, volumes: new Map(), ports };
+}
+
+/** Frees what a stopped allocation held. */
+export function release(world: World, a: Allocation): void {
+  const u = world.usage.get(a.NodeID);
+  if (u) {
+    u.cpu -= a.Resources.CPU;
+    u.memory -= a.Resources.MemoryMB;
+    u.disk -= a.Resources.DiskMB;
+  }
+  world.live = world.live.filter((x) => x.ID !== a.ID);
+  const set = world.ports.get(a.NodeID);
+  if (set) for (const p of allocPorts(a)) set.delete(p.Value);
+}
+
+/** Adds what a placed allocation takes. */
+export function occupy(world: World, a: Allocation, nodeId: string, ask: Usage): void {
+  world.live.push(a);
+  const u = world.usage.get(nodeId);
+  if (u) {
+    u.cpu += ask.cpu;
+    u.memory += ask.memory;
+    u.disk += ask.disk;
+  }
+}
+
+/** The run's copy of a volume (claims change on it), loaded on first use. */
+export function volumeOf(ctx: SchedContext, world: World, ns: string, id: string): CsiVolume | undefined {
+  const key = `${ns}\u0000${id}`;
+  let v = world.volumes.get(key);
+  if (!v) {
+    const stored = ctx.state.get('volumes', key);
+    if (stored) {
+      v = structuredClone(stored);
+      world.volumes.set(key, v);
+    }
+  }
+  return v;
+}

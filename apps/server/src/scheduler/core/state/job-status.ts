@@ -1,0 +1,97 @@
+import { clientTerminal, isParent } from '../internal/status.js';
+import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
+import { putJob } from './events.js';
+import { jobKey, versionKey } from './keys.js';
+import type { Txn } from './store.js';
+
+const noAllocs = (): TaskGroupSummary => ({
+  Queued: 0,
+  Complete: 0,
+  Failed: 0,
+  Running: 0,
+  Starting: 0,
+  Lost: 0,
+  Unknown: 0,
+});
+
+/** A job's status from its allocations and evaluations (`pending`, `running` or `dead`). */
+function statusOf(job: Job, allocs: readonly Allocation[], evals: readonly Evaluation[]): string {
+  if (isParent(job)) return job.Stop ? 'dead' : 'running';
+  if (allocs.some((a) => !clientTerminal(a))) return 'running';
+  if (evals.some((e) => e.Status === 'pending' || e.Status === 'blocked') && !job.Stop) return 'pending';
+  if (job.Stop || allocs.length > 0) return 'dead';
+  return 'pending';
+}
+
+const currentAllocs = (tx: Txn, job: Job): Allocation[] =>
+  tx
+    .ofJob('allocs', job.Namespace, job.ID)
+    .filter((a) => a.Job === null || a.Job.CreateIndex === job.CreateIndex);
+
+const currentEvals = (tx: Txn, job: Job): Evaluation[] =>
+  tx.ofJob('evals', job.Namespace, job.ID).filter((e) => e.CreateIndex >= job.CreateIndex);
+
+/** A job's summary: allocation counts per group, queued counts, and children of a parent. */
+function summaryOf(
+  tx: Txn,
+  job: Job,
+  allocs: readonly Allocation[],
+  evals: readonly Evaluation[],
+): JobSummary {
+  const summary: JobSummary = {
+    JobID: job.ID,
+    Namespace: job.Namespace,
+    Summary: {},
+    Children: { Pending: 0, Running: 0, Dead: 0 },
+    CreateIndex: job.CreateIndex,
+    ModifyIndex: tx.index,
+  };
+  for (const g of job.TaskGroups) summary.Summary[g.Name] = noAllocs();
+  for (const a of allocs) {
+    const s = (summary.Summary[a.TaskGroup] ??= noAllocs());
+    if (a.ClientStatus === 'pending') s.Starting++;
+    else if (a.ClientStatus === 'running') s.Running++;
+    else if (a.ClientStatus === 'complete') s.Complete++;
+    else if (a.ClientStatus === 'failed') s.Failed++;
+    else if (a.ClientStatus === 'lost') s.Lost++;
+    else s.Unknown++;
+  }
+  const latest = evals.filter((e) => e.Status === 'complete' || e.Status === 'blocked').at(-1);
+  const blocked = evals.find((e) => e.Status === 'blocked');
+  for (const [g, n] of Object.entries((blocked ?? latest)?.QueuedAllocations ?? {})) {
+    const s = summary.Summary[g];
+    if (s && !job.Stop) s.Queued = n;
+  }
+  if (isParent(job)) {
+    for (const child of tx.all('jobs')) {
+      if (child.ParentID !== job.ID || child.Namespace !== job.Namespace) continue;
+      if (child.Status === 'dead') summary.Children.Dead++;
+      else if (child.Status === 'running') summary.Children.Running++;
+      else summary.Children.Pending++;
+    }
+  }
+  return summary;
+}
+
+/**
+ * Brings a job's derived state up to date inside a write: its status (stored on the job and its
+ * current version, with a JobRegistered event when it changes) and its summary; then its parent's.
+ */
+export function refreshJob(tx: Txn, namespace: string, id: string): void {
+  const job = tx.get('jobs', jobKey(namespace, id));
+  if (!job) return;
+  const allocs = currentAllocs(tx, job);
+  const evals = currentEvals(tx, job);
+  const status = statusOf(job, allocs, evals);
+  if (status !== job.Status) {
+    putJob(tx, { ...job, Status: status, ModifyIndex: tx.index });
+    const v = tx.get('jobVersions', versionKey(namespace, id, job.Version));
+    if (v) tx.put('jobVersions', { ...v, Status: status });
+  }
+  const summary = summaryOf(tx, job, allocs, evals);
+  const prev = tx.get('summaries', jobKey(namespace, id));
+  const same =
+    prev && JSON.stringify({ ...prev, ModifyIndex: 0 }) === JSON.stringify({ ...summary, ModifyIndex: 0 });
+  if (!same) tx.put('summaries', summary);
+  if (job.ParentID !== '' && (!same || status !== job.Status)) refreshJob(tx, namespace, job.ParentID);
+}

@@ -1,0 +1,271 @@
+import { createIndexWatch, type IndexWatch } from '@sked/query';
+
+import type {
+  Allocation,
+  ClusterEvent,
+  CsiVolume,
+  Deployment,
+  EventBatch,
+  Evaluation,
+  Job,
+  JobSubmission,
+  JobSummary,
+  Node,
+} from '../types.js';
+import { jobKey } from './keys.js';
+import {
+  committedOfJob,
+  createTables,
+  sortByKey,
+  type Table,
+  type TableImpl,
+  type TableName,
+  type Tables,
+  type TableTypes,
+} from './tables.js';
+
+export { jobKey, versionKey } from './keys.js';
+export type { Table, TableName, TableTypes } from './tables.js';
+
+/** Read access to the state: what the scheduler, the routes and the derivers see. */
+export interface StateView {
+  /** Reads an item by identity (the table ordering's id). */
+  get<K extends TableName>(table: K, id: string): TableTypes[K] | undefined;
+  /** Every item of a table. */
+  all<K extends TableName>(table: K): TableTypes[K][];
+  /** The items of a table that belong to a job (jobVersions, submissions, evals, deployments, allocs). */
+  ofJob<K extends TableName>(table: K, namespace: string, jobId: string): TableTypes[K][];
+}
+
+/** A write in progress: reads see its own writes; nothing is visible to others until commit. */
+export interface Txn extends StateView {
+  /** The index this write commits at. */
+  readonly index: number;
+  /** Inserts or replaces an item. */
+  put<K extends TableName>(table: K, item: TableTypes[K]): void;
+  /** Deletes an item by identity. */
+  delete(table: TableName, id: string): void;
+  /** Queues an event (its Index is set at commit). */
+  emit(event: Omit<ClusterEvent, 'Index'>): void;
+  /** Runs `fn` after the commit succeeded (e.g. to start timers). */
+  after(fn: () => void): void;
+  /** Whether anything was written. */
+  readonly dirty: boolean;
+}
+
+/** Marks a deleted item in a {@link ChangeSet}. */
+export const DELETED: unique symbol = Symbol('deleted');
+
+/**
+ * Everything one write changes, handed to the single commit point: the index it commits at, the
+ * new value (or {@link DELETED}) of every touched item per table, and its events. A persistence
+ * backend records exactly this.
+ */
+export interface ChangeSet {
+  readonly index: number;
+  readonly writes: ReadonlyMap<TableName, ReadonlyMap<string, unknown>>;
+  readonly events: readonly ClusterEvent[];
+}
+
+/** Derives state that follows from a write (job status, summaries): runs inside every write, before commit. */
+export type Deriver = (tx: Txn, touched: ReadonlyMap<TableName, ReadonlySet<string>>) => void;
+
+/** The state store: tables, a global index and per-table watches. */
+export interface Store {
+  /** The last committed index (starts at 1 on a new cluster). */
+  readonly index: number;
+  /** The global index watch (advanced by every write). */
+  readonly watch: IndexWatch;
+  readonly jobs: Table<Job>;
+  readonly jobVersions: Table<Job>;
+  readonly submissions: Table<JobSubmission>;
+  readonly summaries: Table<JobSummary>;
+  readonly evals: Table<Evaluation>;
+  readonly deployments: Table<Deployment>;
+  readonly allocs: Table<Allocation>;
+  readonly volumes: Table<CsiVolume>;
+  readonly nodes: Table<Node>;
+  /** The committed state, read-only. */
+  readonly view: StateView;
+  /** Items of a table belonging to a job, in the table's order. */
+  ofJob<K extends 'jobVersions' | 'submissions' | 'evals' | 'deployments' | 'allocs'>(
+    table: K,
+    namespace: string,
+    jobId: string,
+  ): TableTypes[K][];
+  /**
+   * Runs `fn` as one atomic write: if it throws, nothing is changed and the error propagates;
+   * otherwise the derivers run, its changes are applied at once, the global index and the touched
+   * tables' watches advance, and its events are emitted as one batch. A write that changes nothing
+   * does not advance the index.
+   */
+  write<R>(fn: (tx: Txn) => R): R;
+  /** Runs `fn` on a transaction that is then discarded: a dry run (plans). Nothing is stored or emitted. */
+  dryRun<R>(fn: (tx: Txn) => R): R;
+  /** Adds a deriver run by every later write before its commit. */
+  derive(deriver: Deriver): void;
+  /** Subscribes to committed event batches. */
+  onEvents(listener: (batch: EventBatch) => void): () => void;
+}
+
+interface Pending {
+  readonly tx: Txn;
+  readonly writes: Map<TableName, Map<string, unknown>>;
+  readonly events: Omit<ClusterEvent, 'Index'>[];
+  readonly afters: (() => void)[];
+}
+
+function committedView(tables: Tables): StateView {
+  const impl = (name: TableName): TableImpl<unknown> => tables[name] as TableImpl<unknown>;
+  return {
+    get: (table, id) => impl(table).map.get(id) as never,
+    all: (table) => [...impl(table).map.values()] as never,
+    ofJob: (table, namespace, jobId) => committedOfJob(impl(table), namespace, jobId) as never,
+  };
+}
+
+/** A transaction over the committed tables at index `next`, collecting its writes. */
+function begin(tables: Tables, next: number): Pending {
+  const writes = new Map<TableName, Map<string, unknown>>();
+  const events: Omit<ClusterEvent, 'Index'>[] = [];
+  const afters: (() => void)[] = [];
+  const impl = (name: TableName): TableImpl<unknown> => tables[name] as TableImpl<unknown>;
+  const pendingOf = (table: TableName): Map<string, unknown> => {
+    let p = writes.get(table);
+    if (!p) writes.set(table, (p = new Map()));
+    return p;
+  };
+  const tx: Txn = {
+    index: next,
+    get(table, id) {
+      const p = writes.get(table);
+      if (p?.has(id)) {
+        const v = p.get(id);
+        return (v === DELETED ? undefined : v) as never;
+      }
+      return impl(table).map.get(id) as never;
+    },
+    all(table) {
+      const t = impl(table);
+      const p = writes.get(table);
+      const out: unknown[] = [];
+      for (const [id, v] of t.map) if (!p?.has(id)) out.push(v);
+      if (p) for (const v of p.values()) if (v !== DELETED) out.push(v);
+      return (p ? sortByKey(t, out) : out) as never;
+    },
+    ofJob(table, namespace, jobId) {
+      const t = impl(table);
+      const p = writes.get(table);
+      const base = committedOfJob(t, namespace, jobId);
+      if (!p) return base as never;
+      const out: unknown[] = [];
+      for (const v of base) if (!p.has(t.ordering.id(v))) out.push(v);
+      const group = jobKey(namespace, jobId);
+      for (const v of p.values()) if (v !== DELETED && t.groupOf?.(v) === group) out.push(v);
+      return sortByKey(t, out) as never;
+    },
+    put: (table, item) => void pendingOf(table).set(impl(table).ordering.id(item), item),
+    delete: (table, id) => void pendingOf(table).set(id, DELETED),
+    emit: (event) => void events.push(event),
+    after: (f) => void afters.push(f),
+    get dirty() {
+      return writes.size > 0;
+    },
+  };
+  return { tx, writes, events, afters };
+}
+
+/** Applies a change set to the tables (their maps, ordered indexes, per-job groups and watches). */
+function apply(tables: Tables, change: ChangeSet): void {
+  for (const [name, p] of change.writes) {
+    const t = tables[name] as TableImpl<unknown>;
+    for (const [id, v] of p) {
+      const old = t.map.get(id);
+      if (old !== undefined && t.groupOf) t.groups.get(t.groupOf(old))?.delete(id);
+      if (v === DELETED) {
+        if (old !== undefined) {
+          t.map.delete(id);
+          t.items.delete(id);
+        }
+        continue;
+      }
+      t.map.set(id, v);
+      t.items.upsert(v);
+      if (t.groupOf) {
+        const g = t.groupOf(v);
+        let set = t.groups.get(g);
+        if (!set) t.groups.set(g, (set = new Set()));
+        set.add(id);
+      }
+    }
+    t.watch.advance(change.index);
+  }
+}
+
+/** Creates an empty store at index 1. */
+export function createStore(): Store {
+  let index = 1;
+  const globalWatch = createIndexWatch(1);
+  const listeners = new Set<(batch: EventBatch) => void>();
+  const derivers: Deriver[] = [];
+  const tables = createTables();
+
+  /** The one place a write's change set becomes the state (a persistence backend hooks in here). */
+  const commit = (change: ChangeSet): void => {
+    index = change.index;
+    apply(tables, change);
+    globalWatch.advance(index);
+    if (change.events.length === 0) return;
+    const batch: EventBatch = { Index: index, Events: [...change.events] };
+    for (const l of listeners) {
+      try {
+        l(batch);
+      } catch {
+        // a listener's fault is not the writer's
+      }
+    }
+  };
+
+  const runDerivers = (p: Pending): void => {
+    if (derivers.length === 0 || p.writes.size === 0) return;
+    const touched = new Map<TableName, ReadonlySet<string>>();
+    for (const [name, w] of p.writes) touched.set(name, new Set(w.keys()));
+    for (const d of derivers) d(p.tx, touched);
+  };
+
+  return {
+    get index() {
+      return index;
+    },
+    watch: globalWatch,
+    ...(tables as unknown as Pick<Store, TableName>),
+    view: committedView(tables),
+    ofJob(table, namespace, jobId) {
+      return committedOfJob(tables[table] as TableImpl<unknown>, namespace, jobId) as never;
+    },
+    write(fn) {
+      const p = begin(tables, index + 1);
+      const result = fn(p.tx);
+      runDerivers(p);
+      if (p.writes.size > 0 || p.events.length > 0) {
+        const next = index + 1;
+        commit({ index: next, writes: p.writes, events: p.events.map((e) => ({ ...e, Index: next })) });
+      }
+      for (const f of p.afters) f();
+      return result;
+    },
+    dryRun(fn) {
+      const p = begin(tables, index + 1);
+      const result = fn(p.tx);
+      runDerivers(p);
+      return result;
+    },
+    derive(deriver) {
+      derivers.push(deriver);
+    },
+    onEvents(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+  };
+}

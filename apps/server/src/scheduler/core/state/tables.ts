@@ -1,0 +1,169 @@
+import {
+  createIndexOrdering,
+  createIndexWatch,
+  createOrderedIndex,
+  idOrdering,
+  namespaceIdKey,
+  namespaceIdOrdering,
+  type IndexWatch,
+  type OrderedIndex,
+  type Ordering,
+} from '@sked/query';
+
+import type {
+  Allocation,
+  CsiVolume,
+  Deployment,
+  Evaluation,
+  Job,
+  JobSubmission,
+  JobSummary,
+  Node,
+} from '../types.js';
+import { jobKey, versionKey } from './keys.js';
+
+/** The names of the store's tables. */
+export type TableName =
+  | 'jobs'
+  | 'jobVersions'
+  | 'submissions'
+  | 'summaries'
+  | 'evals'
+  | 'deployments'
+  | 'allocs'
+  | 'volumes'
+  | 'nodes';
+
+/** The item type of each table. */
+export interface TableTypes {
+  jobs: Job;
+  jobVersions: Job;
+  submissions: JobSubmission;
+  summaries: JobSummary;
+  evals: Evaluation;
+  deployments: Deployment;
+  allocs: Allocation;
+  volumes: CsiVolume;
+  nodes: Node;
+}
+
+/** One table: its items in pagination order, and a watch of its index for blocking queries. */
+export interface Table<T> {
+  /** The items, ordered for pagination (see the ordering of each table in the README). */
+  readonly items: OrderedIndex<T>;
+  /** Advanced to the global index by every write that touches this table. */
+  readonly watch: IndexWatch;
+  /** The item of an identity (the ordering's `id`), or undefined. */
+  get(id: string): T | undefined;
+  /** Number of items. */
+  readonly size: number;
+}
+
+function versionOrdering<T extends { Namespace: string; ID?: string; JobID?: string; Version: number }>(
+  idOf: (item: T) => string,
+): Ordering<T> {
+  return {
+    id: (item) => versionKey(item.Namespace, idOf(item), item.Version),
+    key: (item) => versionKey(item.Namespace, idOf(item), item.Version),
+    token: (item) => `${item.Namespace}.${idOf(item)}.${item.Version}`,
+    seek: (token) => token,
+  };
+}
+
+function summaryOrdering(): Ordering<JobSummary> {
+  return {
+    id: (s) => namespaceIdKey(s.Namespace, s.JobID),
+    key: (s) => namespaceIdKey(s.Namespace, s.JobID),
+    token: (s) => `${s.Namespace}.${s.JobID}`,
+    seek: (token) => {
+      const dot = token.indexOf('.');
+      return dot < 0 ? token : namespaceIdKey(token.slice(0, dot), token.slice(dot + 1));
+    },
+  };
+}
+
+const orderings: { [K in TableName]: () => Ordering<TableTypes[K]> } = {
+  jobs: () => namespaceIdOrdering<Job>(),
+  jobVersions: () => versionOrdering<Job>((j) => j.ID),
+  submissions: () => versionOrdering<JobSubmission>((s) => s.JobID),
+  summaries: summaryOrdering,
+  evals: () => createIndexOrdering<Evaluation>(),
+  deployments: () => createIndexOrdering<Deployment>(),
+  allocs: () => createIndexOrdering<Allocation>(),
+  volumes: () => namespaceIdOrdering<CsiVolume>(),
+  nodes: () => idOrdering<Node>(),
+};
+
+/** Secondary index: the job an item belongs to (for per-job lookups). */
+const groupOf: { [K in TableName]?: (item: TableTypes[K]) => string } = {
+  jobVersions: (j) => jobKey(j.Namespace, j.ID),
+  submissions: (s) => jobKey(s.Namespace, s.JobID),
+  evals: (e) => jobKey(e.Namespace, e.JobID),
+  deployments: (d) => jobKey(d.Namespace, d.JobID),
+  allocs: (a) => jobKey(a.Namespace, a.JobID),
+};
+
+export const TABLES: readonly TableName[] = [
+  'jobs',
+  'jobVersions',
+  'submissions',
+  'summaries',
+  'evals',
+  'deployments',
+  'allocs',
+  'volumes',
+  'nodes',
+];
+
+/** A table's storage: the map by identity, the ordered index and the per-job groups. */
+export interface TableImpl<T> extends Table<T> {
+  readonly ordering: Ordering<T>;
+  readonly map: Map<string, T>;
+  readonly groups: Map<string, Set<string>>;
+  readonly groupOf: ((item: T) => string) | undefined;
+}
+
+/** Every table, by name. */
+export type Tables = { [K in TableName]: TableImpl<TableTypes[K]> };
+
+/** Creates the empty tables, each watched from index 1. */
+export function createTables(): Tables {
+  const tables = {} as Record<string, TableImpl<unknown>>;
+  for (const name of TABLES) {
+    const ordering = orderings[name]() as Ordering<unknown>;
+    const map = new Map<string, unknown>();
+    tables[name] = {
+      ordering,
+      map,
+      items: createOrderedIndex(ordering),
+      watch: createIndexWatch(1),
+      groups: new Map(),
+      groupOf: groupOf[name] as ((item: unknown) => string) | undefined,
+      get: (id) => map.get(id),
+      get size() {
+        return map.size;
+      },
+    };
+  }
+  return tables as unknown as Tables;
+}
+
+/** Sorts items of a table in the table's order. */
+export function sortByKey(t: TableImpl<unknown>, list: unknown[]): unknown[] {
+  return list
+    .map((v) => [t.ordering.key(v), v] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([, v]) => v);
+}
+
+/** The committed items of a table that belong to a job, in the table's order. */
+export function committedOfJob(t: TableImpl<unknown>, namespace: string, jobId: string): unknown[] {
+  const ids = t.groups.get(jobKey(namespace, jobId));
+  if (!ids) return [];
+  const out: unknown[] = [];
+  for (const id of ids) {
+    const v = t.map.get(id);
+    if (v !== undefined) out.push(v);
+  }
+  return sortByKey(t, out);
+}

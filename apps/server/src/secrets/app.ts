@@ -1,0 +1,86 @@
+/**
+ * The secrets service's HTTP listener: fastify on an HTTP server whose connections go through the
+ * `LIST` framer, JSON errors `{"errors": [...]}`, the body limit, and no logging (tokens and
+ * `bindpass` never reach a log).
+ */
+import { createServer } from 'node:http';
+import Fastify from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { HttpError } from '../http/errors.js';
+import { LoginFailure } from './directory.js';
+import { acceptListVerb } from './list-verb.js';
+import { LoginRefused } from './method.js';
+
+/** Largest accepted request line plus headers. */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/**
+ * Answers `{"errors": [...]}` with a status.
+ * @param reply - The reply.
+ * @param status - HTTP status.
+ * @param errors - Messages (empty for a plain 404).
+ * @returns The reply.
+ */
+export function sendErrors(reply: FastifyReply, status: number, errors: readonly string[]): FastifyReply {
+  return reply.code(status).type('application/json').send(JSON.stringify({ errors }));
+}
+
+function describeError(error: unknown, maxBody: number): { status: number; errors: string[] } {
+  if (error instanceof LoginFailure)
+    return { status: 400, errors: [`ldap operation failed: ${error.message}`] };
+  if (error instanceof LoginRefused) return { status: error.status, errors: [error.message] };
+  if (HttpError.is(error)) return { status: error.status, errors: [error.message] };
+  const code = (error as Partial<FastifyError>).code;
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+    return { status: 413, errors: [`request body is larger than the limit of ${maxBody} bytes`] };
+  }
+  if (code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') {
+    return { status: 400, errors: ['request body size did not match Content-Length'] };
+  }
+  const status = (error as Partial<FastifyError>).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { status, errors: [error instanceof Error ? error.message : String(error)] };
+  }
+  // A real fault: say so without echoing anything that could hold a secret.
+  return { status: 500, errors: ['internal error'] };
+}
+
+/**
+ * Builds the fastify instance of the secrets listener (no routes yet).
+ * @param maxBody - Largest accepted body in bytes.
+ * @returns The instance; `listen()` it like any fastify app.
+ */
+export function createSecretsHttpApp(maxBody: number): FastifyInstance {
+  const app = Fastify({
+    logger: false,
+    bodyLimit: maxBody,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    serverFactory: (handler) => {
+      const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
+      acceptListVerb(server);
+      return server;
+    },
+  });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      done(new HttpError(400, `failed to parse JSON input: ${reason}`), undefined);
+    }
+  });
+  app.setNotFoundHandler((_request, reply) => sendErrors(reply, 404, []));
+  app.setErrorHandler((error: unknown, _request, reply) => {
+    const { status, errors } = describeError(error, maxBody);
+    return sendErrors(reply, status, errors);
+  });
+  return app;
+}

@@ -1,0 +1,282 @@
+/**
+ * Login against the LDAP directory with `ldapts`: connect (URLs in order, LDAPS or StartTLS, the
+ * configured TLS versions, CA and client certificate), find the user's bind DN (service bind and
+ * search, anonymous discovery, the UPN, or `userattr=<username>,userdn`), bind as the user, then
+ * search the user's groups. Every value placed into a filter or DN is escaped (RFC 4515 / 4514).
+ * The whole login is bounded by `request_timeout`.
+ */
+import { connect as netConnect, isIP, type Socket } from 'node:net';
+import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import { Client, type Entry } from 'ldapts';
+import type { LdapSettings } from './config.js';
+import { escapeDnValue, escapeFilterValue, firstRdnValue } from './escape.js';
+import { renderFilter } from './template.js';
+
+/** A failed login; the message is the cause (the route prefixes `ldap operation failed: `). */
+export class LoginFailure extends Error {
+  /** Literal class name. */
+  override readonly name = 'LoginFailure' as const;
+}
+
+/** What the directory says about a user who bound successfully. */
+export interface DirectoryLogin {
+  /** The user's DN. */
+  readonly userDn: string;
+  /** Group names from the directory (first RDN values), unique, in the directory's order. */
+  readonly groups: readonly string[];
+}
+
+const BIND_FAILED = 'failed to bind as user';
+const TLS_NAMES = { tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3' } as const;
+
+function tlsOptions(settings: LdapSettings, host: string): ConnectionOptions {
+  return {
+    ...(isIP(host) === 0 ? { servername: host } : {}),
+    minVersion: TLS_NAMES[settings.tls_min_version],
+    maxVersion: TLS_NAMES[settings.tls_max_version],
+    rejectUnauthorized: !settings.insecure_tls,
+    ...(settings.certificate.trim() === '' ? {} : { ca: settings.certificate }),
+    ...(settings.client_tls_cert === ''
+      ? {}
+      : { cert: settings.client_tls_cert, key: settings.client_tls_key }),
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
+}
+
+/** Opens the TCP (or TLS) connection ourselves, so that a dead URL is skipped before any bind. */
+function openSocket(
+  url: URL,
+  host: string,
+  port: number,
+  settings: LdapSettings,
+  ms: number,
+): Promise<Socket | TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const secure = url.protocol === 'ldaps:';
+    const socket = secure
+      ? tlsConnect({ host, port, ...tlsOptions(settings, host) })
+      : netConnect({ host, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer within ${settings.request_timeout}s`));
+    }, ms);
+    socket.once(secure ? 'secureConnect' : 'connect', () => {
+      clearTimeout(timer);
+      socket.removeAllListeners('error');
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      reject(error);
+    });
+  });
+}
+
+/** A connection to the first URL that answers (after StartTLS when configured). */
+async function dial(settings: LdapSettings, track: (client: Client) => void): Promise<Client> {
+  const ms = settings.request_timeout * 1000;
+  const errors: string[] = [];
+  for (const raw of settings.url.split(',')) {
+    const url = new URL(raw.trim());
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    const secure = url.protocol === 'ldaps:';
+    const port = url.port === '' ? (secure ? 636 : 389) : Number(url.port);
+    let client: Client | undefined;
+    try {
+      const socket = await openSocket(url, host, port, settings, ms);
+      client = new Client({
+        url: `${url.protocol}//${url.host}`,
+        timeout: ms,
+        connectTimeout: ms,
+        strictDN: false,
+        createConnection: (() => socket) as unknown as typeof netConnect,
+        createSecureConnection: (secure ? () => socket : tlsConnect) as typeof tlsConnect,
+      });
+      track(client);
+      if (settings.starttls && !secure) await client.startTLS(tlsOptions(settings, host));
+      return client;
+    } catch (error) {
+      if (client !== undefined) void client.unbind().catch(() => undefined);
+      errors.push(`error connecting to host ${JSON.stringify(raw.trim())}: ${describe(error)}`);
+    }
+  }
+  throw new LoginFailure(errors.join('; '));
+}
+
+function attributeValues(entry: Entry, attribute: string): string[] {
+  const lower = attribute.toLowerCase();
+  for (const [key, value] of Object.entries(entry)) {
+    if (key === 'dn' || key.toLowerCase() !== lower) continue;
+    const list = Array.isArray(value) ? value : [value];
+    return list.map((v) => (Buffer.isBuffer(v) ? v.toString('utf8') : String(v)));
+  }
+  return [];
+}
+
+function userFilter(settings: LdapSettings, username: string): string {
+  const template = settings.userfilter === '' ? '({{.UserAttr}}={{.Username}})' : settings.userfilter;
+  if (settings.upndomain !== '') {
+    return renderFilter(
+      template,
+      {
+        UserAttr: 'userPrincipalName',
+        Username: `${escapeFilterValue(username)}@${escapeFilterValue(settings.upndomain)}`,
+      },
+      ['UserAttr', 'Username'],
+    );
+  }
+  return renderFilter(template, { UserAttr: settings.userattr, Username: username });
+}
+
+/** The DN to bind as: searched (service bind or anonymous discovery), the UPN, or built. */
+async function userBindDn(client: Client, settings: LdapSettings, username: string): Promise<string> {
+  if (settings.discoverdn || (settings.binddn !== '' && settings.bindpass !== '')) {
+    try {
+      await client.bind(settings.binddn, settings.bindpass);
+    } catch (error) {
+      throw new LoginFailure(`LDAP bind (service) failed: ${describe(error)}`);
+    }
+    const filter = userFilter(settings, username);
+    let entries: Entry[];
+    try {
+      ({ searchEntries: entries } = await client.search(settings.userdn, {
+        scope: 'sub',
+        filter,
+        attributes: ['1.1'],
+        sizeLimit: 2,
+      }));
+    } catch (error) {
+      throw new LoginFailure(
+        `LDAP search for the user failed using filter ${JSON.stringify(filter)}: ${describe(error)}`,
+      );
+    }
+    if (entries.length === 0) throw new LoginFailure(BIND_FAILED);
+    if (entries.length > 1) {
+      throw new LoginFailure(
+        `LDAP search for the user returned several entries for filter ${JSON.stringify(filter)}; it must select one`,
+      );
+    }
+    return (entries[0] as Entry).dn;
+  }
+  if (settings.upndomain !== '') return `${escapeDnValue(username)}@${settings.upndomain}`;
+  return `${settings.userattr}=${escapeDnValue(username)}${settings.userdn === '' ? '' : `,${settings.userdn}`}`;
+}
+
+/** The user's DN after the bind: searched by UPN when `upndomain` is set. */
+async function userDnAfterBind(
+  client: Client,
+  settings: LdapSettings,
+  bindDn: string,
+  username: string,
+): Promise<string> {
+  if (settings.upndomain === '') return bindDn;
+  const filter = `(userPrincipalName=${escapeFilterValue(username)}@${escapeFilterValue(settings.upndomain)})`;
+  try {
+    const { searchEntries } = await client.search(settings.userdn, {
+      scope: 'sub',
+      filter,
+      attributes: ['1.1'],
+      sizeLimit: 2,
+    });
+    if (searchEntries.length !== 1) {
+      throw new LoginFailure(
+        `LDAP search for the user's DN by UPN found ${searchEntries.length} entries; it must find one`,
+      );
+    }
+    return (searchEntries[0] as Entry).dn;
+  } catch (error) {
+    if (error instanceof LoginFailure) throw error;
+    throw new LoginFailure(`LDAP search for the user's DN failed: ${describe(error)}`);
+  }
+}
+
+async function searchGroups(
+  client: Client,
+  settings: LdapSettings,
+  userDn: string,
+  username: string,
+): Promise<string[]> {
+  if (settings.groupdn === '' || settings.groupfilter === '') return [];
+  const attribute = settings.groupattr === '' ? 'cn' : settings.groupattr;
+  const filter = renderFilter(settings.groupfilter, { UserDN: userDn, Username: username });
+  let entries: Entry[];
+  try {
+    ({ searchEntries: entries } = await client.search(settings.groupdn, {
+      scope: 'sub',
+      filter,
+      attributes: [attribute],
+    }));
+  } catch (error) {
+    throw new LoginFailure(
+      `LDAP search for groups failed using filter ${JSON.stringify(filter)}: ${describe(error)}`,
+    );
+  }
+  const names = new Set<string>();
+  for (const entry of entries) {
+    const values = attributeValues(entry, attribute);
+    if (values.length === 0) names.add(firstRdnValue(entry.dn));
+    for (const value of values) names.add(firstRdnValue(value));
+  }
+  return [...names];
+}
+
+/**
+ * Authenticates a user against the configured directory.
+ * @param settings - The LDAP configuration.
+ * @param username - The username from the login path (case preserved).
+ * @param password - The password from the body.
+ * @returns The user's DN and directory groups.
+ * @throws {@link LoginFailure} with the cause: empty password under `deny_null_bind`, no directory
+ *   reachable (each URL's error), bad credentials, several users, a failed search, the timeout.
+ */
+export async function authenticate(
+  settings: LdapSettings,
+  username: string,
+  password: string,
+): Promise<DirectoryLogin> {
+  if (settings.deny_null_bind && password === '') {
+    throw new LoginFailure('password cannot be of zero length when passwordless binds are being denied');
+  }
+  const clients: Client[] = [];
+  const track = (client: Client): void => void clients.push(client);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new LoginFailure(`the directory did not answer within ${settings.request_timeout}s`)),
+      settings.request_timeout * 1000,
+    );
+  });
+  const flow = async (): Promise<DirectoryLogin> => {
+    const client = await dial(settings, track);
+    const bindDn = await userBindDn(client, settings, username);
+    try {
+      await client.bind(bindDn, password);
+    } catch {
+      throw new LoginFailure(BIND_FAILED);
+    }
+    if (settings.binddn !== '' && settings.bindpass !== '') {
+      try {
+        await client.bind(settings.binddn, settings.bindpass);
+      } catch (error) {
+        throw new LoginFailure(`LDAP bind (service) failed: ${describe(error)}`);
+      }
+    }
+    const userDn = await userDnAfterBind(client, settings, bindDn, username);
+    const searcher = settings.anonymous_group_search ? await dial(settings, track) : client;
+    const groups = await searchGroups(searcher, settings, userDn, username);
+    return { userDn, groups };
+  };
+  const running = flow();
+  // After the deadline the flow may still fail on its own: that is no longer anyone's business.
+  running.catch(() => undefined);
+  try {
+    return await Promise.race([running, deadline]);
+  } finally {
+    clearTimeout(timer);
+    for (const client of clients) void client.unbind().catch(() => undefined);
+  }
+}

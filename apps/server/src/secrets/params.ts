@@ -1,0 +1,191 @@
+/**
+ * Decoders of request parameters. The secrets service's real clients send JSON types or, from a
+ * command line of `key=value` pairs, strings; each decoder accepts a value of its type or the
+ * string spelling of it (`"true"`, `"90"`, `"90s"`, `"a,b"`) and refuses anything else with a 400
+ * that names the parameter and quotes the value.
+ */
+import { isIP } from 'node:net';
+import { badRequest } from '../http/errors.js';
+
+/** A 400 naming the parameter. */
+function invalid(name: string, expected: string, value: unknown): Error {
+  const shown = JSON.stringify(value) ?? String(value);
+  const quoted = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
+  return badRequest(`invalid value for "${name}": expected ${expected}, got ${quoted}`);
+}
+
+/**
+ * A boolean: `true`/`false`, or the strings Go's `strconv.ParseBool` accepts (`"1"`, `"t"`, `"TRUE"`, ...).
+ * @param name - Parameter name (for the message).
+ * @param value - The raw value.
+ * @returns The boolean.
+ * @throws 400 naming the parameter.
+ */
+export function decodeBool(name: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
+    if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
+  }
+  throw invalid(name, 'a boolean', value);
+}
+
+/**
+ * A string.
+ * @param name - Parameter name.
+ * @param value - The raw value.
+ * @param maxLength - Longest accepted length.
+ * @returns The string.
+ * @throws 400 naming the parameter.
+ */
+export function decodeString(name: string, value: unknown, maxLength = 65_536): string {
+  if (typeof value !== 'string') throw invalid(name, 'a string', value);
+  if (value.length > maxLength) throw badRequest(`"${name}" is longer than ${maxLength} characters`);
+  return value;
+}
+
+/**
+ * A non-negative integer (a JSON number or a string of digits).
+ * @param name - Parameter name.
+ * @param value - The raw value.
+ * @returns The integer.
+ * @throws 400 naming the parameter.
+ */
+export function decodeCount(name: string, value: unknown): number {
+  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
+    throw invalid(name, 'a non-negative integer', value);
+  }
+  return n;
+}
+
+const UNIT_SECONDS: Record<string, number> = {
+  ns: 1e-9,
+  us: 1e-6,
+  µs: 1e-6,
+  ms: 1e-3,
+  s: 1,
+  m: 60,
+  h: 3600,
+  d: 86_400,
+};
+/** Longest accepted duration: 100 years. */
+const MAX_SECONDS = 100 * 365 * 86_400;
+
+/**
+ * A duration in whole seconds: a non-negative integer of seconds, a string of digits, or a Go
+ * duration string (`"90s"`, `"1h30m"`, `"1.5h"`, `"72h"`; also `d` for days). Fractions of a second
+ * are dropped.
+ * @param name - Parameter name.
+ * @param value - The raw value.
+ * @returns Seconds.
+ * @throws 400 naming the parameter.
+ */
+export function decodeDuration(name: string, value: unknown): number {
+  if (typeof value === 'number') {
+    if (Number.isSafeInteger(value) && value >= 0 && value <= MAX_SECONDS) return value;
+    throw invalid(name, 'a duration (seconds, or a string such as "90s" or "1h")', value);
+  }
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text === '') return 0;
+    if (/^\d{1,12}$/.test(text)) {
+      const seconds = Number(text);
+      if (seconds <= MAX_SECONDS) return seconds;
+    }
+    const parts = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d))+$/.test(text)
+      ? [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/g)]
+      : [];
+    if (parts.length > 0) {
+      const total = parts.reduce(
+        (sum, [, n = '0', unit = 's']) => sum + Number(n) * (UNIT_SECONDS[unit] ?? 0),
+        0,
+      );
+      if (total <= MAX_SECONDS) return Math.floor(total + 1e-9);
+    }
+  }
+  throw invalid(name, 'a duration (seconds, or a string such as "90s" or "1h")', value);
+}
+
+/**
+ * A list of strings: a JSON array of strings or one comma-separated string. Items are trimmed;
+ * empty items are dropped; duplicates are removed (first one kept).
+ * @param name - Parameter name.
+ * @param value - The raw value.
+ * @returns The items.
+ * @throws 400 naming the parameter.
+ */
+export function decodeList(name: string, value: unknown): string[] {
+  let items: string[];
+  if (typeof value === 'string') items = value.split(',');
+  else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) items = value as string[];
+  else throw invalid(name, 'a list of strings or a comma-separated string', value);
+  if (items.length > 10_000) throw badRequest(`"${name}" has more than 10000 items`);
+  const out: string[] = [];
+  for (const raw of items) {
+    const item = raw.trim();
+    if (item === '' || out.includes(item)) continue;
+    if (item.length > 1024) throw badRequest(`an item of "${name}" is longer than 1024 characters`);
+    if (/[\p{Cc}]/u.test(item)) throw invalid(name, 'names without control characters', item);
+    out.push(item);
+  }
+  return out;
+}
+
+/**
+ * One of a fixed set of strings.
+ * @param name - Parameter name.
+ * @param value - The raw value.
+ * @param allowed - The accepted values.
+ * @returns The value.
+ * @throws 400 naming the parameter and the accepted values.
+ */
+export function decodeEnum<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  throw invalid(name, `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value);
+}
+
+/**
+ * A list of CIDR blocks (a bare IP address counts as a /32 or /128).
+ * @param name - Parameter name.
+ * @param value - The raw value (list or comma-separated string).
+ * @returns The blocks as given.
+ * @throws 400 naming the parameter and the bad block.
+ */
+export function decodeCidrs(name: string, value: unknown): string[] {
+  const items = decodeList(name, value);
+  for (const item of items) {
+    const [address = '', bits, ...rest] = item.split('/');
+    const family = isIP(address);
+    const max = family === 6 ? 128 : 32;
+    const ok =
+      family !== 0 &&
+      rest.length === 0 &&
+      (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max));
+    if (!ok) throw invalid(name, 'CIDR blocks such as "10.0.0.0/8"', item);
+  }
+  return items;
+}
+
+/**
+ * The request body as an object of parameters; refuses a non-object and names unknown parameters.
+ * @param body - The parsed JSON body (undefined when empty).
+ * @param known - The parameters the endpoint accepts.
+ * @returns The body as a record.
+ * @throws 400 for a body that is not an object, or for unknown parameters.
+ */
+export function bodyParameters(body: unknown, known: readonly string[]): Record<string, unknown> {
+  if (body === undefined || body === null) return {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw badRequest('the request body must be a JSON object of parameters');
+  }
+  const record = body as Record<string, unknown>;
+  const unknown = Object.keys(record).filter((key) => !known.includes(key));
+  if (unknown.length > 0) {
+    const list = unknown.slice(0, 10).map((k) => JSON.stringify(k.length > 60 ? `${k.slice(0, 57)}...` : k));
+    throw badRequest(
+      `unknown parameter${unknown.length > 1 ? 's' : ''} ${list.join(', ')}; this endpoint accepts ${known.join(', ')}`,
+    );
+  }
+  return record;
+}

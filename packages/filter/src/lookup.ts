@@ -1,0 +1,247 @@
+/**
+ * Path lookup: how a selector finds its value in the datum (FILTER.md section 3), bindings of
+ * `any`/`all`, and typed mode's reading of null maps and lists.
+ * @internal
+ * @packageDocumentation
+ */
+import type { SelectorNode } from './ast.js';
+import { FilterEvaluationErrorCode } from './errors.js';
+import { goParseInt } from './internal/go-strconv.js';
+import type { NullAs, Shape } from './schema.js';
+import { resolveTyped, type TypedSelector } from './typed.js';
+import {
+  article,
+  fail,
+  hasOwn,
+  IntValue,
+  isObject,
+  kindOf,
+  MISSING,
+  NULL_LIST,
+  NULL_MAP,
+  pointer,
+  type Site,
+} from './values.js';
+
+/** A value bound by `as`: an alias for a path, or a plain index/key. */
+export type Bound = { readonly alias: readonly string[] } | { readonly plain: number | string };
+/** One collection level's bindings at run time. */
+export interface Frame {
+  first: Bound | undefined;
+  second: Bound | undefined;
+}
+export type Env = readonly Frame[];
+export type Pred = (root: unknown, env: Env) => boolean;
+
+export interface ScopeName {
+  readonly level: number;
+  readonly slot: 'first' | 'second';
+  /** Typed mode, element/value bindings: shapes along the binding's absolute path. */
+  readonly chain?: readonly Shape[] | undefined;
+}
+
+export interface Scope {
+  readonly names: ReadonlyMap<string, ScopeName>;
+  readonly level: number;
+}
+
+export const EMPTY_SCOPE: Scope = { names: new Map(), level: 0 };
+
+export interface Context {
+  readonly source: string | undefined;
+  readonly unknownSet: boolean;
+  readonly unknownValue: unknown;
+  /** Typed mode: the schema of the items, and its shape. */
+  readonly schema: { readonly root: unknown; readonly shape: Shape } | undefined;
+}
+
+/** Typed mode: resolves a selector against the schema (throws `unknown-field`); undefined when untyped. */
+export function typedSelector(selector: SelectorNode, scope: Scope, ctx: Context): TypedSelector | undefined {
+  if (ctx.schema === undefined) return undefined;
+  const bound = scope.names.get(selector.path[0] as string);
+  if (bound === undefined) return resolveTyped(selector, [ctx.schema.shape], 0, ctx.schema.root, ctx.source);
+  // An index or key binding holds a plain value: nothing to check (selecting through it fails when run).
+  if (bound.chain === undefined) return undefined;
+  return resolveTyped(selector, bound.chain, 1, ctx.schema.root, ctx.source);
+}
+
+export function nullRead(kind: NullAs, cur: unknown): unknown {
+  return kind === 'map' ? NULL_MAP : kind === 'list' ? NULL_LIST : cur;
+}
+
+export type Getter = (root: unknown, env: Env) => unknown;
+
+/** Follows `path` from `root` (section 3 of the design: lookup, defaults, errors). */
+export function walkPath(
+  root: unknown,
+  path: readonly string[],
+  ctx: Context,
+  site: Site,
+  typedNulls?: readonly NullAs[],
+): unknown {
+  let cur = root;
+  const n = path.length;
+  // Typed mode: `nulls[i]` says how a null after i segments reads (only when the path has the expected length).
+  const nulls = typedNulls !== undefined && typedNulls.length === n + 1 ? typedNulls : undefined;
+  for (let i = 0; i < n; i++) {
+    const seg = path[i] as string;
+    if (cur === null && nulls !== undefined) cur = nullRead(nulls[i], cur);
+    if (Array.isArray(cur)) {
+      const parsed = goParseInt(seg === '' ? '0' : seg);
+      if (!parsed.ok) {
+        fail(
+          site,
+          FilterEvaluationErrorCode.InvalidIndex,
+          'array',
+          `The selector ${site.selector} uses ${JSON.stringify(seg)} as an index into the array at ${pointer(path.slice(0, i))}, but it is not an integer.`,
+        );
+      }
+      const idx = parsed.value;
+      if (idx < 0n || idx >= BigInt(cur.length)) {
+        fail(
+          site,
+          FilterEvaluationErrorCode.IndexOutOfRange,
+          'array',
+          `The selector ${site.selector} uses index ${idx} at ${pointer(path.slice(0, i))}, out of range for an array of length ${cur.length}.`,
+        );
+      }
+      const next: unknown = cur[Number(idx)];
+      cur = next === undefined ? null : next;
+    } else if (isObject(cur)) {
+      const next = cur[seg];
+      if (next !== undefined && hasOwn.call(cur, seg)) {
+        cur = next;
+        continue;
+      }
+      if (ctx.unknownSet) return ctx.unknownValue;
+      if (n >= 2 && i === n - 1) return MISSING;
+      fail(
+        site,
+        FilterEvaluationErrorCode.MissingKey,
+        'missing',
+        `The selector ${site.selector} does not resolve: there is no key ${JSON.stringify(seg)} at ${pointer(path.slice(0, i)) === '/' ? 'the top level' : pointer(path.slice(0, i))}.`,
+      );
+    } else {
+      const kind = kindOf(cur);
+      fail(
+        site,
+        FilterEvaluationErrorCode.NotAContainer,
+        kind,
+        `The selector ${site.selector} goes through ${article(kind)} at ${i === 0 ? 'the top level' : pointer(path.slice(0, i))}, which has no fields or elements.`,
+      );
+    }
+  }
+  return cur === null && nulls !== undefined ? nullRead(nulls[n], cur) : cur;
+}
+
+export function compileGetter(
+  selector: SelectorNode,
+  scope: Scope,
+  ctx: Context,
+  site: Site,
+  typed?: TypedSelector,
+): Getter {
+  const path = selector.path;
+  const head = path[0] as string;
+  const bound = scope.names.get(head);
+  const nulls = typed?.nulls;
+  if (bound !== undefined) {
+    const rest = path.slice(1);
+    const { level, slot } = bound;
+    return (root, env) => {
+      const b = (env[level] as Frame)[slot] as Bound;
+      if ('alias' in b)
+        return walkPath(root, rest.length === 0 ? b.alias : [...b.alias, ...rest], ctx, site, nulls);
+      if (rest.length > 0) {
+        fail(
+          site,
+          FilterEvaluationErrorCode.BoundValuePath,
+          typeof b.plain === 'number' ? 'integer' : 'string',
+          `The selector ${site.selector} goes through "${head}", which holds ${typeof b.plain === 'number' ? 'an integer index' : 'a string key'}, not a path.`,
+        );
+      }
+      return typeof b.plain === 'number' ? new IntValue(b.plain) : b.plain;
+    };
+  }
+  if (nulls !== undefined) return (root) => walkPath(root, path, ctx, site, nulls);
+  if (path.length === 1 && !ctx.unknownSet) {
+    const inherited = head in Object.prototype;
+    return (root) => {
+      if (typeof root === 'object' && root !== null && !Array.isArray(root)) {
+        const v = (root as Record<string, unknown>)[head];
+        if (v !== undefined && (!inherited || hasOwn.call(root, head))) return v;
+      }
+      return walkPath(root, path, ctx, site);
+    };
+  }
+  if (path.length === 2 && !ctx.unknownSet) {
+    const second = path[1] as string;
+    const inherited = head in Object.prototype || second in Object.prototype;
+    return (root) => {
+      if (!inherited && typeof root === 'object' && root !== null && !Array.isArray(root)) {
+        const mid = (root as Record<string, unknown>)[head];
+        if (typeof mid === 'object' && mid !== null && !Array.isArray(mid)) {
+          const v = (mid as Record<string, unknown>)[second];
+          if (v !== undefined) return v;
+        }
+      }
+      return walkPath(root, path, ctx, site);
+    };
+  }
+  return (root) => walkPath(root, path, ctx, site);
+}
+
+/** Names that plain objects inherit (a read of them needs an own-property check). */
+export const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** Whether a selector can be read directly (one or two segments, unbound, no inherited names). */
+export function peekable(selector: SelectorNode, scope: Scope, ctx: Context): boolean {
+  const path = selector.path;
+  if (path.length > 2 || ctx.unknownSet || scope.names.has(path[0] as string)) return false;
+  for (const seg of path) if (PROTOTYPE_NAMES.has(seg)) return false;
+  return true;
+}
+
+/** A quick read of a one- or two-segment unbound selector on plain objects; undefined means "use the full lookup". */
+export function compilePeek(
+  selector: SelectorNode,
+  scope: Scope,
+  ctx: Context,
+): ((root: unknown) => unknown) | undefined {
+  const path = selector.path;
+  if (!peekable(selector, scope, ctx)) return undefined;
+  if (path.length === 1) {
+    const head = path[0] as string;
+    return (root) =>
+      typeof root === 'object' && root !== null && !Array.isArray(root)
+        ? (root as Record<string, unknown>)[head]
+        : undefined;
+  }
+  if (path.length === 2) {
+    const head = path[0] as string;
+    const second = path[1] as string;
+    return (root) => {
+      if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
+      const mid = (root as Record<string, unknown>)[head];
+      return typeof mid === 'object' && mid !== null && !Array.isArray(mid)
+        ? (mid as Record<string, unknown>)[second]
+        : undefined;
+    };
+  }
+  return undefined;
+}
+
+/** The absolute path a selector denotes, given the aliases in scope (for bindings). */
+export function compileAbsolutePath(
+  selector: SelectorNode,
+  scope: Scope,
+): (env: Env) => readonly string[] | undefined {
+  const path = selector.path;
+  const bound = scope.names.get(path[0] as string);
+  if (bound === undefined) return () => path;
+  const rest = path.slice(1);
+  return (env) => {
+    const b = (env[bound.level] as Frame)[bound.slot] as Bound;
+    return 'alias' in b ? [...b.alias, ...rest] : undefined;
+  };
+}

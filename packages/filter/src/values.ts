@@ -1,0 +1,295 @@
+/**
+ * Value semantics: how each operator reads the value a selector found (go-bexpr on JSON data,
+ * FILTER.md sections 4 and 5), the special values the lookup produces, and evaluation errors.
+ * @internal
+ * @packageDocumentation
+ */
+import type { MatchOperator, Span } from './ast.js';
+import { FilterEvaluationError, FilterEvaluationErrorCode, type ValueKind } from './errors.js';
+import { goParseBool, goParseFloat, goParseInt, type GoParse } from './internal/go-strconv.js';
+import { compileRegex, type CompiledRegex } from './internal/regex.js';
+import { printSelector } from './print.js';
+
+/** Typed mode: what a `null` map field reads as (an empty map; `is nil` still sees it as nil). */
+export const NULL_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
+/** Typed mode: what a `null` list field reads as (an empty list; `is nil` still sees it as nil). */
+export const NULL_LIST: readonly unknown[] = Object.freeze([]);
+
+/** Marks a missing last key under an object: the operator's default applies. */
+export const MISSING: unique symbol = Symbol('missing');
+/** A Go int (array index bound by `as i, v`): compared with ParseInt, not ParseFloat. */
+export class IntValue {
+  constructor(readonly n: number) {}
+}
+
+export const hasOwn = {
+  call: (o: object, key: string): boolean => Object.hasOwn(o, key),
+};
+
+export function kindOf(v: unknown): ValueKind {
+  if (v === null || v === undefined) return 'null';
+  switch (typeof v) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'object':
+      if (Array.isArray(v)) return 'array';
+      if (v instanceof IntValue) return 'integer';
+      return 'object';
+    default:
+      return 'unsupported';
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof IntValue);
+}
+
+export function article(kind: ValueKind): string {
+  switch (kind) {
+    case 'null':
+      return 'null';
+    case 'array':
+    case 'integer':
+    case 'object':
+    case 'unsupported':
+      return `an ${kind === 'unsupported' ? 'unsupported value' : kind}`;
+    default:
+      return `a ${kind}`;
+  }
+}
+
+export function pointer(path: readonly string[]): string {
+  return '/' + path.map((s) => s.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+}
+
+export function safePrint(path: readonly string[]): string {
+  try {
+    return printSelector(path);
+  } catch {
+    return pointer(path);
+  }
+}
+
+/** Static facts about one clause, for its errors. */
+export interface Site {
+  readonly selector: string;
+  readonly span: Span;
+  readonly source: string | undefined;
+  /** Typed mode: the field holds Go integers (`==` parses the value with ParseInt). */
+  readonly int?: boolean;
+  /** Typed mode: the field is a list of Go integers. */
+  readonly intItems?: boolean;
+}
+
+export function fail(site: Site, code: FilterEvaluationErrorCode, kind: ValueKind, reason: string): never {
+  throw new FilterEvaluationError({
+    code,
+    reason,
+    selector: site.selector,
+    valueKind: kind,
+    span: site.span,
+    source: site.source,
+  });
+}
+
+/** Lazily parsed forms of a raw value (the reference converts on every evaluation; results are pure). */
+export class RawValue {
+  private f: GoParse<number> | undefined;
+  private b: GoParse<boolean> | undefined;
+  private i: GoParse<bigint> | undefined;
+  private r: CompiledRegex | undefined;
+  constructor(readonly raw: string) {}
+  float(): GoParse<number> {
+    return (this.f ??= goParseFloat(this.raw));
+  }
+  bool(): GoParse<boolean> {
+    return (this.b ??= goParseBool(this.raw));
+  }
+  int(): GoParse<bigint> {
+    return (this.i ??= goParseInt(this.raw));
+  }
+  regex(): CompiledRegex {
+    return (this.r ??= compileRegex(this.raw));
+  }
+}
+
+export function oneLine(text: string): string {
+  return text.replaceAll('\r', '\\r').replaceAll('\n', '\\n');
+}
+
+export function invalidValue(site: Site, raw: string, kind: ValueKind, why: string): never {
+  fail(
+    site,
+    FilterEvaluationErrorCode.InvalidValue,
+    kind,
+    `The value ${JSON.stringify(raw)} cannot be compared with ${site.selector}, which is ${article(kind)}: ${why}.`,
+  );
+}
+
+export function equalTo(v: unknown, value: RawValue, site: Site): boolean {
+  if (typeof v === 'string') return v === value.raw;
+  if (typeof v === 'number' && site.int === true) return intEqual(v, value, site);
+  if (typeof v === 'number') {
+    const f = value.float();
+    if (!f.ok)
+      invalidValue(
+        site,
+        value.raw,
+        'number',
+        f.reason === 'range' ? 'it is out of the float64 range' : 'it is not a number',
+      );
+    return v === f.value;
+  }
+  if (typeof v === 'boolean') {
+    const b = value.bool();
+    if (!b.ok)
+      invalidValue(
+        site,
+        value.raw,
+        'boolean',
+        'it is not one of 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False',
+      );
+    return v === b.value;
+  }
+  if (v instanceof IntValue) {
+    const i = value.int();
+    if (!i.ok)
+      invalidValue(
+        site,
+        value.raw,
+        'integer',
+        i.reason === 'range' ? 'it is out of the int64 range' : 'it is not an integer',
+      );
+    return BigInt(v.n) === i.value;
+  }
+  const kind = kindOf(v);
+  return fail(
+    site,
+    FilterEvaluationErrorCode.UnsupportedKind,
+    kind,
+    `The selector ${site.selector} is ${article(kind)}; "==" and "!=" compare only strings, numbers and booleans.`,
+  );
+}
+
+/** Typed mode: a Go integer field compared with ParseInt (`50.0` is an error, `0x32` is 50). */
+export function intEqual(v: number, value: RawValue, site: Site): boolean {
+  const i = value.int();
+  if (!i.ok)
+    invalidValue(
+      site,
+      value.raw,
+      'integer',
+      i.reason === 'range' ? 'it is out of the int64 range' : 'it is not an integer',
+    );
+  return Number.isInteger(v) && BigInt(v) === i.value;
+}
+
+export function contains(v: unknown, value: RawValue, site: Site): boolean {
+  if (typeof v === 'string') return v.includes(value.raw);
+  if (Array.isArray(v)) {
+    const raw = value.raw;
+    for (let i = 0; i < v.length; i++) {
+      const el: unknown = v[i];
+      if (typeof el === 'string') {
+        if (el === raw) return true;
+      } else if (typeof el === 'number' && site.intItems === true) {
+        if (intEqual(el, value, site)) return true;
+      } else if (typeof el === 'number') {
+        const f = value.float();
+        if (f.ok) {
+          if (el === f.value) return true;
+        } else if (f.reason === 'range') {
+          invalidValue(site, raw, 'number', `it is out of the float64 range (element ${i})`);
+        }
+      } else if (typeof el === 'boolean') {
+        const b = value.bool();
+        if (b.ok && el === b.value) return true;
+      } else {
+        const kind = kindOf(el);
+        fail(
+          site,
+          kind === 'null'
+            ? FilterEvaluationErrorCode.NullElement
+            : FilterEvaluationErrorCode.UncomparableElement,
+          kind,
+          `The array ${site.selector} has ${article(kind)} element at index ${i}, which "in" cannot compare.`,
+        );
+      }
+    }
+    return false;
+  }
+  if (isObject(v)) return v[value.raw] !== undefined && hasOwn.call(v, value.raw);
+  const kind = kindOf(v);
+  return fail(
+    site,
+    FilterEvaluationErrorCode.UnsupportedKind,
+    kind,
+    `The selector ${site.selector} is ${article(kind)}; "in" and "contains" work on strings, arrays and objects.`,
+  );
+}
+
+export function isEmpty(v: unknown, site: Site): boolean {
+  if (typeof v === 'string' || Array.isArray(v)) return v.length === 0;
+  if (isObject(v)) {
+    for (const k in v) if (hasOwn.call(v, k) && v[k] !== undefined) return false;
+    return true;
+  }
+  const kind = kindOf(v);
+  return fail(
+    site,
+    FilterEvaluationErrorCode.UnsupportedKind,
+    kind,
+    `The selector ${site.selector} is ${article(kind)}; "is empty" works on strings, arrays and objects.`,
+  );
+}
+
+export function isNil(v: unknown, site: Site): boolean {
+  if (v === null || v === undefined || v === NULL_MAP || v === NULL_LIST) return true;
+  if (typeof v === 'object' && !(v instanceof IntValue)) return false;
+  const kind = kindOf(v);
+  return fail(
+    site,
+    FilterEvaluationErrorCode.UnsupportedKind,
+    kind,
+    `The selector ${site.selector} is ${article(kind)}; "is nil" works on null, arrays and objects.`,
+  );
+}
+
+export function matches(v: unknown, value: RawValue, site: Site): boolean {
+  if (typeof v !== 'string') {
+    const kind = kindOf(v);
+    fail(
+      site,
+      FilterEvaluationErrorCode.UnsupportedKind,
+      kind,
+      `The selector ${site.selector} is ${article(kind)}; "matches" works on strings only.`,
+    );
+  }
+  const re = value.regex();
+  if (!re.ok) {
+    fail(
+      site,
+      FilterEvaluationErrorCode.InvalidRegex,
+      'string',
+      `The regular expression ${JSON.stringify(value.raw)} is invalid: ${oneLine(re.reason)}.`,
+    );
+  }
+  return re.test(v);
+}
+
+export const NEGATED: Readonly<Record<MatchOperator, MatchOperator>> = {
+  equal: 'not-equal',
+  'not-equal': 'equal',
+  in: 'not-in',
+  'not-in': 'in',
+  matches: 'not-matches',
+  'not-matches': 'matches',
+  'is-empty': 'is-not-empty',
+  'is-not-empty': 'is-empty',
+  'is-nil': 'is-not-nil',
+  'is-not-nil': 'is-nil',
+};
