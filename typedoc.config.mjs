@@ -27,7 +27,7 @@ const config = {
   entryPointStrategy: 'packages',
   entryPoints: published,
   readme: 'docs/index.md',
-  projectDocuments: ['docs/guides/*.md'],
+  projectDocuments: ['docs/guides/*.md', 'docs/openapi/reference.md'],
   treatValidationWarningsAsErrors: true,
   out: 'docs-site',
   disableSources: true,

@@ -18,6 +18,11 @@ let chromium: HeadlessChromium;
 let server: StaticServer;
 
 beforeAll(async () => {
+  // what `pnpm run docs` runs after the build
+  await run(process.execPath, [join(repoRoot, 'scripts/openapi-docs.mjs')], {
+    cwd: repoRoot,
+    timeoutMs: 60_000,
+  });
   await run(process.execPath, [join(repoRoot, 'node_modules/typedoc/bin/typedoc')], {
     cwd: repoRoot,
     timeoutMs: 240_000,
@@ -98,8 +103,26 @@ describe('the reference site', () => {
     }
   });
 
+  it('includes the OpenAPI description: a page listing every operation, and the JSON itself', async () => {
+    const pages = readdirSync(join(site, 'documents'));
+    const page = pages.find((file) => /openapi/i.test(file));
+    expect(page).toBeDefined();
+    const html = readFileSync(join(site, 'documents', page ?? ''), 'utf8');
+    for (const path of ['/v1/jobs', '/v1/auth/ldap/login/{username}', '/v1/peering/establish'])
+      expect(html).toContain(path);
+    const link = /href="([^"]*openapi[^"]*\.json)"/.exec(html)?.[1];
+    expect(link).toBeDefined();
+    const response = await fetch(new URL(link ?? '', new URL(`documents/${page}`, server.url)));
+    expect(response.status).toBe(200);
+    const document = (await response.json()) as { openapi: string; paths: object };
+    expect(document.openapi).toMatch(/^3\.1\./);
+    expect(Object.keys(document.paths).length).toBeGreaterThan(30);
+  });
+
   it('renders every guide', async () => {
-    const guides = readdirSync(join(site, 'documents')).filter((file) => file.endsWith('.html'));
+    const guides = readdirSync(join(site, 'documents'))
+      .filter((file) => file.endsWith('.html'))
+      .filter((file) => !/openapi/i.test(file));
     expect(guides.length).toBeGreaterThanOrEqual(1);
     for (const guide of guides) {
       const { page, errors } = await open(`documents/${guide}`);
