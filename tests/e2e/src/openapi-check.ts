@@ -138,11 +138,14 @@ export class OpenApiChecker {
 }
 
 /** A fetch that records every exchange (bodies read from a clone; streams are not read). */
-export function recordingFetch(log: RecordedExchange[], streamPaths: readonly string[] = []): typeof fetch {
+export function recordingFetch(
+  log: RecordedExchange[],
+  streamPaths: readonly string[] = [],
+): (input: string, init: object) => Promise<Response> {
   return async (input, init) => {
-    const response = await fetch(input, init);
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const method = (init?.method ?? 'GET').toUpperCase();
+    const response = await fetch(input, init as RequestInit);
+    const url = new URL(input);
+    const method = ((init as RequestInit).method ?? 'GET').toUpperCase();
     if (!streamPaths.includes(url.pathname)) {
       const body = await response.clone().text();
       log.push({ method, path: url.pathname, status: response.status, headers: response.headers, body });

@@ -102,7 +102,7 @@ function operation(
     }
   }
   const responses: Record<string, JsonSchema> = { [String(status)]: success };
-  for (const code of [...service.errors, ...(endpoint.errors ?? [])].sort()) {
+  for (const code of [...new Set([...service.errors, ...(endpoint.errors ?? [])])].sort((a, b) => a - b)) {
     responses[String(code)] = { $ref: `#/components/responses/${service.tag}Error${code}` };
   }
   const out: JsonSchema = {
@@ -127,7 +127,7 @@ function operation(
 function errorResponses(service: ServiceSpec): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   const codes = new Set([...service.errors, ...service.endpoints.flatMap((e) => e.errors ?? [])]);
-  for (const code of [...codes].sort()) {
+  for (const code of [...codes].sort((a, b) => a - b)) {
     out[`${service.tag}Error${code}`] = {
       description: `${reasons[code] ?? 'Error'} (${service.tag})`,
       content: {

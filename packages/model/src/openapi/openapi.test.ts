@@ -38,7 +38,7 @@ describe('openApiDocument', () => {
     };
     const readJob = document.paths['/v1/job/{job_id}']?.['get'];
     if (readJob === undefined) throw new Error('no readJob');
-    readJob.parameters = readJob.parameters?.slice(1); // the job_id path parameter goes
+    readJob.parameters = (readJob.parameters ?? []).slice(1); // the job_id path parameter goes
     const result = await validateOpenApi(document as never);
     expect(result.valid).toBe(false);
     expect(compileErrors(result)).toContain('job_id');
