@@ -52,6 +52,7 @@ describe('sked-server as a process', { timeout: 60_000 }, () => {
     const r = run(['--scheduler-port', '0', '--nodes', '1']);
     const url = await ready(r);
     expect(r.stdout()).toMatch(/^scheduler listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    await expect.poll(() => r.stdout()).toMatch(/^mesh listening on http:\/\/127\.0\.0\.1:\d+$/m);
     const res = await fetch(`${url}/v1/jobs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-svc-index')).not.toBeNull();

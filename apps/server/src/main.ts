@@ -30,6 +30,7 @@ async function main(argv: readonly string[]): Promise<number> {
   if (server.secrets.rootTokenGenerated) {
     process.stdout.write(`secrets root token: ${server.secrets.rootToken}\n`);
   }
+  process.stdout.write(`mesh listening on ${server.mesh.url}\n`);
   if (server.acl.enabled) {
     const name = server.acl.managementName;
     if (server.acl.bootstrapSecret !== undefined) {

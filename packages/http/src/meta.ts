@@ -1,5 +1,6 @@
 /**
- * Metadata of an answer, read from its `X-Svc-*` headers.
+ * Metadata of an answer, read from its `X-Svc-*` headers (the scheduling service) or `X-Mesh-*`
+ * headers (the mesh service).
  *
  * @remarks
  * Indexes are uint64 on the wire. They are returned as numbers only while exact: an
@@ -9,11 +10,11 @@
  * @since 0.1.0
  */
 export interface QueryMeta {
-  /** `X-Svc-Index`: the index of what was read, for blocking queries. */
+  /** `X-Svc-Index` or `X-Mesh-Index`: the index of what was read, for blocking queries. */
   readonly index?: number;
-  /** `X-Svc-LastContact`: milliseconds since the server last heard from the leader. */
+  /** `X-Svc-LastContact` or `X-Mesh-LastContact`: milliseconds since the server last heard from the leader. */
   readonly lastContact?: number;
-  /** `X-Svc-KnownLeader`: whether the server knows a leader. */
+  /** `X-Svc-KnownLeader` or `X-Mesh-KnownLeader`: whether the server knows a leader. */
   readonly knownLeader?: boolean;
   /** `X-Svc-NextToken`: token of the next page; absent on the last page. */
   readonly nextToken?: string;
@@ -32,23 +33,25 @@ const DECIMAL = /^\d+$/;
  */
 export function readMeta(headers: Headers, strict: boolean): QueryMeta | { readonly problem: string } {
   const meta: { -readonly [K in keyof QueryMeta]: QueryMeta[K] } = {};
-  const index = headers.get('x-svc-index');
+  const prefix = headers.has('x-svc-index') || !headers.has('x-mesh-index') ? 'Svc' : 'Mesh';
+  const read = (name: string): string | null => headers.get(`x-${prefix.toLowerCase()}-${name}`);
+  const index = read('index');
   if (index !== null) {
     const value = Number(index);
     if (DECIMAL.test(index) && Number.isSafeInteger(value)) meta.index = value;
     else if (strict) {
       return {
         problem: DECIMAL.test(index)
-          ? `The server answered X-Svc-Index ${JSON.stringify(index)}, beyond Number.MAX_SAFE_INTEGER (2^53-1), so it cannot be represented exactly.`
-          : `The server answered X-Svc-Index ${JSON.stringify(index)}, which is not a decimal integer.`,
+          ? `The server answered X-${prefix}-Index ${JSON.stringify(index)}, beyond Number.MAX_SAFE_INTEGER (2^53-1), so it cannot be represented exactly.`
+          : `The server answered X-${prefix}-Index ${JSON.stringify(index)}, which is not a decimal integer.`,
       };
     }
   }
-  const lastContact = headers.get('x-svc-lastcontact');
+  const lastContact = read('lastcontact');
   if (lastContact !== null && DECIMAL.test(lastContact) && Number.isSafeInteger(Number(lastContact))) {
     meta.lastContact = Number(lastContact);
   }
-  const knownLeader = headers.get('x-svc-knownleader');
+  const knownLeader = read('knownleader');
   if (knownLeader === 'true' || knownLeader === 'false') meta.knownLeader = knownLeader === 'true';
   const nextToken = headers.get('x-svc-nexttoken');
   if (nextToken !== null && nextToken !== '') meta.nextToken = nextToken;

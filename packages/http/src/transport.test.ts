@@ -254,6 +254,26 @@ describe('indexes stay exact', () => {
     expect(error.message).toBe(`The server answered X-Svc-Index ${JSON.stringify(header)}, ${tail}`);
   });
 
+  it('reads the mesh service’s X-Mesh-* headers and names X-Mesh-Index when it is bad', async () => {
+    const server = await serve(
+      json(200, [], {
+        'x-mesh-index': '7',
+        'x-mesh-lastcontact': '0',
+        'x-mesh-knownleader': 'true',
+        'x-mesh-results-filtered-by-acls': 'true',
+      }),
+    );
+    expect((await transportFor(server).request({ path: '/v1/peerings' })).meta).toEqual({
+      index: 7,
+      lastContact: 0,
+      knownLeader: true,
+      filteredByAcls: true,
+    });
+    const bad = await serve(json(200, {}, { 'x-mesh-index': 'x' }));
+    const error = await failure(transportFor(bad).request({ path: '/v1/peerings' }));
+    expect(error.message).toBe('The server answered X-Mesh-Index "x", which is not a decimal integer.');
+  });
+
   it('keeps the server’s message on an error answer with a bad index', async () => {
     const server = await serve(text(404, 'job not found', { 'x-svc-index': '99999999999999999999' }));
     const error = await failure(transportFor(server).request({ path: '/v1/job/x' }));

@@ -53,7 +53,7 @@ describe('canonicalizeJob', () => {
       RestartPolicy: { Attempts: 2, Interval: 30 * 60 * S, Delay: 15 * S, Mode: 'fail' },
       ReschedulePolicy: JobTypeDefaults.service.ReschedulePolicy,
       Migrate: JobTypeDefaults.service.Migrate,
-      Update: null,
+      Update: JobTypeDefaults.service.Update,
       EphemeralDisk: { Sticky: false, SizeMB: 300, Migrate: false },
       Networks: null,
       Services: null,
@@ -83,7 +83,14 @@ describe('canonicalizeJob', () => {
     });
   });
 
-  it('fills an update strategy only where the job or the group sets an update block', () => {
+  it('gives a service job without an update block the default update strategy, as the service does', () => {
+    const job = canonicalizeJob(minimal);
+    expect(job.Update).toEqual(JobTypeDefaults.service.Update);
+    expect(job.TaskGroups[0]?.Update).toEqual(JobTypeDefaults.service.Update);
+    expect(job.TaskGroups[0]?.Update).not.toBe(job.Update);
+  });
+
+  it("fills a job's or group's own update block over the defaults", () => {
     const withGroupUpdate: JobInput = {
       ID: 'web',
       TaskGroups: [
@@ -92,10 +99,9 @@ describe('canonicalizeJob', () => {
       ],
     };
     const job = canonicalizeJob(withGroupUpdate);
-    expect(canonicalizeJob(minimal).Update).toBeNull();
-    expect(job.Update).toBeNull();
+    expect(job.Update).toEqual(JobTypeDefaults.service.Update);
     expect(job.TaskGroups[0]?.Update).toEqual({ ...JobTypeDefaults.service.Update, Canary: 1 });
-    expect(job.TaskGroups[1]?.Update).toBeNull();
+    expect(job.TaskGroups[1]?.Update).toEqual(JobTypeDefaults.service.Update);
     const jobLevel = canonicalizeJob({ ...withGroupUpdate, Update: { MaxParallel: 2 } });
     expect(jobLevel.Update).toEqual({ ...JobTypeDefaults.service.Update, MaxParallel: 2 });
     expect(jobLevel.TaskGroups[1]?.Update).toEqual({ ...JobTypeDefaults.service.Update, MaxParallel: 2 });

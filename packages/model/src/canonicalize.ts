@@ -38,10 +38,11 @@ const HOUR = 60 * MINUTE;
  * | RestartPolicy | 2 attempts in 30 min, delay 15 s, mode `fail` | 3 attempts in 24 h, delay 15 s, mode `fail` | as batch |
  * | ReschedulePolicy | unlimited, delay 30 s `exponential` up to 1 h | 1 attempt in 24 h, delay 5 s `constant` | `null` (never rescheduled) |
  * | Migrate | 1 at a time, `checks`, healthy for 10 s within 5 min | `null` | `null` |
- * | Update (only when the job or the group sets one) | 1 at a time, `checks`, healthy for 10 s within 5 min, progress deadline 10 min, stagger 30 s, no canaries | `null` | `null` |
+ * | Update | 1 at a time, `checks`, healthy for 10 s within 5 min, progress deadline 10 min, stagger 30 s, no canaries | `null` | `null` |
  *
- * A job without an update block gets no `Update` (`null`): its allocations are replaced without a deployment.
- * A deployment is opt-in, so a user never waits on health checks and deadlines they did not ask for. A `Type`
+ * A service job without an update block gets the default update strategy on the job and on every group, as the
+ * service does, so its first registration creates a deployment; a job's or group's own block is filled in
+ * over these defaults (set `MaxParallel` to 0 for no deployment). A `Type`
  * outside {@link JobType} (input that did not pass validation) gets the `service` defaults, so a validator
  * that runs after canonicalization can still report the type.
  *
@@ -55,7 +56,7 @@ export const JobTypeDefaults: {
     readonly ReschedulePolicy: Readonly<ReschedulePolicy> | null;
     /** Migrate strategy of groups; `null` = not applicable. */
     readonly Migrate: Readonly<MigrateStrategy> | null;
-    /** Update strategy filled under a job's or group's own update block; `null` = not applicable. */
+    /** Update strategy of the job and its groups (their own blocks filled in over it); `null` = not applicable. */
     readonly Update: Readonly<UpdateStrategy> | null;
   };
 } = {
@@ -212,8 +213,8 @@ export interface CanonicalizeJobOptions {
  * Defaults (see {@link JobDefaults} and {@link JobTypeDefaults}): `Region` from the options (else `global`),
  * `Namespace` `default`, `Type` `service`, `Priority` 50, `Name` = `ID`, `Datacenters` `["*"]`, `NodePool`
  * `default`, `Status` `pending`; each group `Count` 1, restart, reschedule, migrate and update policies per
- * job type (job-level `Update`, `Migrate` and `Reschedule` merged under the group's own; `Update` only when
- * the job or the group sets one, else `null`), ephemeral disk
+ * job type (job-level `Update`, `Migrate` and `Reschedule` merged under the group's own; a service job without
+ * an update block gets the default `Update` on the job and every group), ephemeral disk
  * 300 MB; each task CPU 100 MHz, memory 300 MB, kill timeout 5 s, logs 10 files of 10 MB, the group's
  * restart policy merged under the task's; service names `<job>-<group>[-<task>]`; absent lists, maps and
  * objects become `null`.
@@ -242,7 +243,6 @@ export function canonicalizeJob(job: JobInput, options: CanonicalizeJobOptions =
     namespace,
     type,
     updateDefaults,
-    jobSetsUpdate: job.Update !== undefined && job.Update !== null,
     jobMigrate: job.Migrate ?? undefined,
     jobReschedule: job.Reschedule ?? undefined,
   };
@@ -262,7 +262,7 @@ export function canonicalizeJob(job: JobInput, options: CanonicalizeJobOptions =
     Affinities: mapList(job.Affinities, canonicalizeAffinity),
     Spreads: mapList(job.Spreads, canonicalizeSpread),
     TaskGroups: (job.TaskGroups ?? []).map((group) => canonicalizeGroup(group, context)),
-    Update: job.Update === undefined || job.Update === null ? null : updateDefaults,
+    Update: updateDefaults === null ? null : { ...updateDefaults },
     Migrate:
       job.Migrate === undefined || job.Migrate === null
         ? null
@@ -348,15 +348,12 @@ interface GroupContext {
   readonly type: JobType;
   /** The type's update defaults with the job's own update block filled in; `null` = not applicable. */
   readonly updateDefaults: UpdateStrategy | null;
-  /** Whether the job sets an update block. */
-  readonly jobSetsUpdate: boolean;
   readonly jobMigrate: Partial<MigrateStrategy> | undefined;
   readonly jobReschedule: Partial<ReschedulePolicy> | undefined;
 }
 
 function canonicalizeGroup(group: TaskGroupInput, context: GroupContext): TaskGroup {
   const typeDefaults = defaultsOf(context.type);
-  const groupSetsUpdate = group.Update !== undefined && group.Update !== null;
   const restart = fill(typeDefaults.RestartPolicy, group.RestartPolicy ?? undefined);
   const count = group.Count ?? group.Scaling?.Min ?? JobDefaults.Count;
   return {
@@ -380,10 +377,7 @@ function canonicalizeGroup(group: TaskGroupInput, context: GroupContext): TaskGr
       typeDefaults.Migrate === null
         ? null
         : fill(fill(typeDefaults.Migrate, context.jobMigrate), group.Migrate ?? undefined),
-    Update:
-      context.updateDefaults === null || !(context.jobSetsUpdate || groupSetsUpdate)
-        ? null
-        : fill(context.updateDefaults, group.Update ?? undefined),
+    Update: context.updateDefaults === null ? null : fill(context.updateDefaults, group.Update ?? undefined),
     EphemeralDisk: fill(JobDefaults.EphemeralDisk, group.EphemeralDisk ?? undefined),
     Networks: mapList(group.Networks, canonicalizeNetwork),
     Services: mapList(group.Services, (service) =>

@@ -192,7 +192,8 @@ export const LdapConfigRequest = Type.Object({
 export type LdapConfigRequest = Static<typeof LdapConfigRequest>;
 
 /**
- * The configuration as read (`data` of `GET /auth/ldap/config`). `bindpass` is always `""`.
+ * The configuration as read (`data` of `GET /auth/ldap/config`). `bindpass` is always `""`. The spec lists
+ * 17 fields; servers also return the others (durations in seconds, lists as arrays), optional here.
  *
  * @since 0.1.0
  */
@@ -231,6 +232,36 @@ export const LdapConfig = Type.Object({
   userattr: Type.String(),
   /** Base DN of the user search. */
   userdn: Type.String(),
+  /** Whether user and group names keep their case for policy matching (absent on servers that omit it). */
+  case_sensitive_names: Type.Optional(Type.Boolean()),
+  /** Timeout of requests to the directory, in seconds. */
+  request_timeout: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Client certificate, x509 PEM; `""` when none. */
+  client_tls_cert: Type.Optional(Type.String()),
+  /** Client key: `""` (never returned by the sked server; some servers echo it). */
+  client_tls_key: Type.Optional(Type.String()),
+  /** User search template; `""` = the default. */
+  userfilter: Type.Optional(Type.String()),
+  /** Whether group searches bind anonymously. */
+  anonymous_group_search: Type.Optional(Type.Boolean()),
+  /** Incremental lifetime of generated tokens, in seconds (0 = system default). */
+  token_ttl: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Maximum lifetime of generated tokens, in seconds (0 = system default). */
+  token_max_ttl: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Policies put on generated tokens. */
+  token_policies: Type.Optional(Type.Array(Type.String())),
+  /** CIDR blocks allowed to log in and to use the tokens. */
+  token_bound_cidrs: Type.Optional(Type.Array(Type.String())),
+  /** Hard cap of token lifetime, in seconds (0 = none). */
+  token_explicit_max_ttl: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Whether the `default` policy is left out. */
+  token_no_default_policy: Type.Optional(Type.Boolean()),
+  /** Uses allowed per token (0 = unlimited). */
+  token_num_uses: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Period of periodic tokens, in seconds (0 = not periodic). */
+  token_period: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Token type; `""` = the mount's default. */
+  token_type: Type.Optional(Type.String()),
 });
 /** A value matching the {@link LdapConfig} schema. */
 export type LdapConfig = Static<typeof LdapConfig>;

@@ -157,14 +157,16 @@ describe('jobs against the sample server', () => {
     const evals = await client.jobs.evaluations('deploy');
     expect(evals.data.length).toBeGreaterThanOrEqual(1);
     expect(evals.data[0]?.JobID).toBe('deploy');
-    // A service job with an update strategy is deployed; a new version starts a new deployment.
+    // A service job gets the default update strategy, so its first version is deployed; a new
+    // version starts a new deployment.
     const rolling = { ...serviceJob('deploy', { count: 3 }), Update: { MaxParallel: 1 } };
     await client.jobs.update('deploy', rolling);
     const deployments = await eventually(async () => {
       const { data } = await client.jobs.deployments('deploy', { all: true });
-      return data.length > 0 ? data : undefined;
-    }, 'a deployment');
+      return data.some((d) => d.JobVersion === 1) ? data : undefined;
+    }, 'a deployment of version 1');
     expect(deployments.every((d) => d.JobID === 'deploy')).toBe(true);
+    expect(deployments.map((d) => d.JobVersion).sort((a, b) => a - b)).toEqual([0, 1]);
     const latest = await client.jobs.latestDeployment('deploy');
     expect(latest.data?.JobID).toBe('deploy');
     expect(latest.data?.JobVersion).toBe(1);

@@ -40,11 +40,12 @@ function onShutdown(signal: AbortSignal, callback: () => void): () => void {
  * `X-Svc-KnownLeader: true` (the single server is its own leader).
  * @param reply - The reply.
  * @param index - The index of what was read.
+ * @param prefix - Header prefix of the service (`X-Mesh` for the mesh service).
  */
-export function setReadHeaders(reply: FastifyReply, index: number): void {
-  reply.header('X-Svc-Index', String(Math.max(1, index)));
-  reply.header('X-Svc-LastContact', '0');
-  reply.header('X-Svc-KnownLeader', 'true');
+export function setReadHeaders(reply: FastifyReply, index: number, prefix = 'X-Svc'): void {
+  reply.header(`${prefix}-Index`, String(Math.max(1, index)));
+  reply.header(`${prefix}-LastContact`, '0');
+  reply.header(`${prefix}-KnownLeader`, 'true');
 }
 
 /**
@@ -56,6 +57,7 @@ export function setReadHeaders(reply: FastifyReply, index: number): void {
  * @param request - The request (`index`, `wait`).
  * @param reply - The reply (its close frees the waiter; gets the read headers).
  * @param watches - The indexes of the tables the read covers.
+ * @param headerPrefix - Prefix of the read headers (`X-Mesh` for the mesh service).
  * @returns The index reported in `X-Svc-Index`.
  * @throws 400 `Invalid index` or `Invalid wait time`.
  */
@@ -64,6 +66,7 @@ export async function blockingRead(
   request: FastifyRequest,
   reply: FastifyReply,
   watches: readonly IndexWatch[],
+  headerPrefix = 'X-Svc',
 ): Promise<number> {
   const query = request.query as Query;
   const after = readIndex(query);
@@ -87,6 +90,6 @@ export async function blockingRead(
     }
   }
   const index = current();
-  setReadHeaders(reply, index);
+  setReadHeaders(reply, index, headerPrefix);
   return index;
 }

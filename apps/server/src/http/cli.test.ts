@@ -27,6 +27,8 @@ describe('parseCli', () => {
       '--enable-raw-exec',
       '--heartbeat-ms',
       '500',
+      '--mesh-port',
+      '0',
     ]);
     expect(command).toEqual({
       kind: 'run',
@@ -42,6 +44,7 @@ describe('parseCli', () => {
         maxBody: 2 * 1024 * 1024,
         enableRawExec: true,
         heartbeatMs: 500,
+        meshPort: 0,
       },
     });
   });
@@ -60,6 +63,8 @@ describe('parseCli', () => {
     [['--region', 'a b'], /--region expects a name/],
     [['extra'], /Unexpected argument 'extra'/],
     [['--bind'], /--bind <value>' argument missing/],
+    [['--mesh-port', '-1'], /--mesh-port/],
+    [['--mesh-port', '65536'], /--mesh-port must be between 0 and 65535, not 65536/],
   ])('%j is an error', (argv, message) => {
     const command = parseCli(argv);
     expect(command).toEqual({ kind: 'error', message: expect.stringMatching(message) });

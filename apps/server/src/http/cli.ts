@@ -19,7 +19,12 @@ Options:
   --demo                  Register a few sample jobs of each type at start
   --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
-  --heartbeat-ms MS       Event stream heartbeat interval in milliseconds (default 10000)
+  --heartbeat-ms MS       Heartbeat interval of event streams, exec sessions and mesh peering
+                          streams in milliseconds (default 10000)
+  --mesh-port PORT        Port of the mesh service API (default 8500; 0 picks a free port; 0 too
+                          when --scheduler-port is 0 and this flag is absent)
+  --data-dir DIR          Keep the state (scheduling state, mesh peerings) in DIR (created when
+                          absent) and restore it at start; without it the state is in memory only
   --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
   --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
                           without either one is generated and printed once)
@@ -84,6 +89,8 @@ export function parseCli(
         'max-body': { type: 'string' },
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
+        'mesh-port': { type: 'string' },
+        'data-dir': { type: 'string' },
         'secrets-port': { type: 'string' },
         'secrets-root-token': { type: 'string' },
         'ldap-mount': { type: 'string' },
@@ -151,6 +158,15 @@ export function parseCli(
     const ms = parseInteger('--heartbeat-ms', values['heartbeat-ms'], 1, 3_600_000);
     if (typeof ms === 'string') return { kind: 'error', message: ms };
     options.heartbeatMs = ms;
+  }
+  if (values['mesh-port'] !== undefined) {
+    const port = parseInteger('--mesh-port', values['mesh-port'], 0, 65535);
+    if (typeof port === 'string') return { kind: 'error', message: port };
+    options.meshPort = port;
+  }
+  if (values['data-dir'] !== undefined) {
+    if (values['data-dir'].trim() === '') return { kind: 'error', message: '--data-dir expects a directory' };
+    options.dataDir = values['data-dir'];
   }
   const secretsError = parseSecretsFlags(values, env, options);
   if (secretsError !== undefined) return { kind: 'error', message: secretsError };

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
   AclConfigError,
@@ -19,6 +20,8 @@ import type { SchedulerCluster } from '../scheduler/routes/common.js';
 import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
+import { MESH_STATE_FILE, startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
+import { openDurable, type Durable } from '../durable/index.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
@@ -44,10 +47,24 @@ export interface StartServerOptions {
   readonly maxBody?: number;
   /** Enable the raw_exec driver. @defaultValue false */
   readonly enableRawExec?: boolean;
-  /** Event stream heartbeat interval in milliseconds. @defaultValue 10000 */
+  /** Heartbeat interval of event streams, exec sessions and mesh peering streams, in milliseconds. @defaultValue 10000 */
   readonly heartbeatMs?: number;
-  /** Root directory of task directories. @defaultValue a fresh temporary directory */
+  /**
+   * Port of the mesh service API; 0 picks a free port.
+   * @defaultValue 8500, or 0 when `schedulerPort` is 0 (a caller asking for one free port wants free ports)
+   */
+  readonly meshPort?: number;
+  /** File keeping the mesh peerings across restarts. @defaultValue `<dataDir>/mesh-peerings.json`, or none (memory only) */
+  readonly meshStateFile?: string;
+  /** How long a deleted peering stays readable, in milliseconds. @defaultValue 10000 */
+  readonly meshCleanupMs?: number;
+  /** Root directory of task directories. @defaultValue `<dataDir>/tasks`, or a fresh temporary directory */
   readonly dataRoot?: string;
+  /**
+   * Keeps the state in this directory (SQLite, see the README's "Durable state"): restored at
+   * start, every write answered once it is on disk. @defaultValue none: memory only
+   */
+  readonly dataDir?: string;
   /** Port of the secrets service API; 0 picks a free port. @defaultValue 8200, or 0 when `schedulerPort` is 0 */
   readonly secretsPort?: number;
   /** Root token of the secrets service. @defaultValue generated (see `RunningServer.secrets`) */
@@ -79,6 +96,15 @@ export interface RunningServer {
     readonly rootTokenGenerated: boolean;
     /** The mount path, `auth/ldap`. */
     readonly mountPath: string;
+  };
+  /** The mesh service listener. */
+  readonly mesh: {
+    /** Base address, `http://HOST:PORT`. */
+    readonly url: string;
+    /** The fastify instance. */
+    readonly app: FastifyInstance;
+    /** The peerings. */
+    readonly service: MeshService;
   };
   /** ACL information safe to print (never a secret read from a file). */
   readonly acl:
@@ -156,13 +182,26 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
   // while the cluster is created) are in the event stream's buffer.
   const broker = createEventBroker();
+  const durable: Durable | undefined =
+    options.dataDir === undefined
+      ? undefined
+      : openDurable(options.dataDir, (error) => process.stderr.write(`sked-server: ${error.message}\n`));
+  const dataRoot = options.dataRoot ?? durable?.taskRoot;
   const cluster = createCluster({
     onEvents: (batch) => broker.publish(batch),
     region,
     datacenter: options.datacenter ?? 'dc1',
     nodes: options.nodes ?? 3,
     rawExec: options.enableRawExec ?? false,
-    ...(options.dataRoot === undefined ? {} : { dataRoot: options.dataRoot }),
+    ...(dataRoot === undefined ? {} : { dataRoot }),
+    ...(durable === undefined
+      ? {}
+      : {
+          persistence: {
+            backend: durable.scheduler,
+            ...(durable.scheduler.restored === undefined ? {} : { restored: durable.scheduler.restored }),
+          },
+        }),
   });
   const shutdown = new AbortController();
   const app = createHttpApp({
@@ -170,6 +209,17 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     mapError: (error) =>
       ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
     readIndex: () => cluster.store.index,
+  });
+  // Nothing leaves the process before it is durable: a write is answered once its commit is on
+  // disk, and a read never shows what a crash could still undo.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    const pending = cluster.store.synced();
+    if (pending === undefined) done(null, payload);
+    else
+      pending.then(
+        () => done(null, payload),
+        (error: unknown) => done(error as Error),
+      );
   });
   app.addHook('preClose', (done) => {
     shutdown.abort();
@@ -190,8 +240,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   let secrets: SecretsListener | undefined;
+  let mesh: MeshListener | undefined;
   try {
-    if (options.demo === true) loadDemo(cluster);
+    // A restored data dir already holds the demo jobs (or what became of them).
+    if (options.demo === true && durable?.scheduler.restored === undefined) loadDemo(cluster);
     await app.listen({ host, port: options.schedulerPort ?? 4646 });
     secrets = await listenSecrets({
       host,
@@ -202,6 +254,19 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(options.ldapMount === undefined ? {} : { mount: options.ldapMount }),
     });
     const secretsListener = secrets;
+    mesh = await startMeshListener({
+      host,
+      // the same rule: a free scheduler port asked for means a free mesh port
+      port: options.meshPort ?? (options.schedulerPort === 0 ? 0 : 8500),
+      acl,
+      datacenter: options.datacenter ?? 'dc1',
+      heartbeatMs: options.heartbeatMs ?? 10_000,
+      maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      stateFile:
+        options.meshStateFile ?? (durable === undefined ? undefined : join(durable.path, MESH_STATE_FILE)),
+      cleanupMs: options.meshCleanupMs,
+    });
+    const meshListener = mesh;
     const address = app.server.address();
     const port =
       typeof address === 'object' && address !== null ? address.port : (options.schedulerPort ?? 4646);
@@ -215,6 +280,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         rootTokenGenerated: secretsListener.service.generatedRootToken !== undefined,
         mountPath: secretsListener.service.mountPath,
       },
+      mesh: { url: meshListener.url, app: meshListener.app, service: meshListener.service },
       acl: acl.enabled
         ? {
             enabled: true,
@@ -228,19 +294,22 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           // are cut so that stopping always ends.
           const force = setTimeout(() => app.server.closeAllConnections(), 2000);
           try {
-            await Promise.all([app.close(), secretsListener.close()]);
+            await Promise.all([app.close(), secretsListener.close(), meshListener.close()]);
           } finally {
             clearTimeout(force);
           }
           await cluster.close();
+          durable?.close();
         })();
         return closed;
       },
     };
   } catch (error) {
+    await mesh?.close().catch(() => undefined);
     await secrets?.close().catch(() => undefined);
     await app.close().catch(() => undefined);
     await cluster.close();
+    durable?.close();
     throw error;
   }
 }

@@ -210,7 +210,7 @@ export function applyConfigWrite(current: LdapSettings, body: unknown): LdapSett
 }
 
 /**
- * The configuration as a read returns it: every parameter, `bindpass` always `""`, durations in
+ * The configuration as a read returns it: every parameter, `bindpass` and `client_tls_key` always `""`, durations in
  * seconds, lists as arrays.
  * @param settings - The stored settings.
  * @returns The `data` of `GET .../config`.

@@ -52,6 +52,14 @@ describe('parseAclConfig', () => {
       'tokens[0] ("a").node must be "read" or "write", not "admin"',
     ],
     [
+      { tokens: [{ name: 'a', secret: 'x', peering: 'admin' }] },
+      'tokens[0] ("a").peering must be "read", "write" or an object of peering name to "read" or "write", not "admin"',
+    ],
+    [
+      { tokens: [{ name: 'a', secret: 'x', peering: { 'dc-*': 'all' } }] },
+      'tokens[0] ("a").peering["dc-*"] must be "read" or "write", not "all"',
+    ],
+    [
       { tokens: [{ name: 'a', secret: 'x', namespaces: [] }] },
       'tokens[0] ("a").namespaces must be an object of namespace to capabilities',
     ],
@@ -184,7 +192,43 @@ describe('createAcl', () => {
   });
 });
 
+describe('peering access', () => {
+  const peering = createAcl(
+    parseAclConfig({
+      tokens: [
+        { name: 'r', secret: 's-r', peering: 'read' },
+        { name: 'w', secret: 's-w', peering: 'write' },
+        { name: 'g', secret: 's-g', peering: { 'dc2-*': 'read', 'dc2-east': 'write' } },
+        { name: 'none', secret: 's-none' },
+      ],
+    }),
+  );
+
+  it('grants read with read, read and write with write, nothing without', () => {
+    expect(peering.resolve('s-r')?.allowPeering('x', 'read')).toBe(true);
+    expect(peering.resolve('s-r')?.allowPeering('x', 'write')).toBe(false);
+    expect(peering.resolve('s-w')?.allowPeering('x', 'write')).toBe(true);
+    expect(peering.resolve('s-w')?.allowPeering('x', 'read')).toBe(true);
+    expect(peering.resolve('s-none')?.allowPeering('*', 'read')).toBe(false);
+    expect(createAcl(undefined).resolve(undefined)?.allowPeering('x', 'write')).toBe(true);
+  });
+
+  it('applies per-name rules, exact names first', () => {
+    const g = peering.resolve('s-g')!;
+    expect(g.allowPeering('dc2-west', 'read')).toBe(true);
+    expect(g.allowPeering('dc2-west', 'write')).toBe(false);
+    expect(g.allowPeering('dc2-east', 'write')).toBe(true);
+    expect(g.allowPeering('dc3', 'read')).toBe(false);
+    expect(g.allowPeering('*', 'read')).toBe(true);
+  });
+});
+
 describe('secretFromHeaders', () => {
+  it("reads another service's token header when asked", () => {
+    expect(secretFromHeaders({ 'x-mesh-token': 'm' }, 'x-mesh-token')).toBe('m');
+    expect(secretFromHeaders({ 'x-svc-token': 'm' }, 'x-mesh-token')).toBeUndefined();
+  });
+
   it.each([
     [{ 'x-svc-token': 'abc' }, 'abc'],
     [{ authorization: 'Bearer abc' }, 'abc'],

@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { AclConfig, AclTokenConfig, NamespaceCapability, NodeAccess } from './tokens.js';
+import type { AclConfig, AclTokenConfig, NamespaceCapability, NodeAccess, PeeringAccess } from './tokens.js';
 
 /** What a resolved token may do. */
 export interface Principal {
@@ -18,6 +18,13 @@ export interface Principal {
    * @param access - `read` or `write`.
    */
   allowNode(access: NodeAccess): boolean;
+  /**
+   * Whether the token has mesh peering access of at least this level on a peering (`write`
+   * includes `read`); `*` asks: on at least one peering name.
+   * @param name - Peering name, or `*`.
+   * @param access - `read` or `write`.
+   */
+  allowPeering(name: string, access: PeeringAccess): boolean;
 }
 
 /** The ACL of a running server. */
@@ -40,6 +47,7 @@ export const ANONYMOUS_ALL: Principal = {
   management: true,
   allowNamespace: () => true,
   allowNode: () => true,
+  allowPeering: () => true,
 };
 
 function globToRegExp(glob: string): RegExp {
@@ -58,8 +66,11 @@ interface NamespaceRule {
  * Finds the rule for a namespace: an exact name wins; otherwise the matching glob with the most
  * literal characters (the most specific one).
  */
-function ruleFor(rules: readonly NamespaceRule[], namespace: string): NamespaceRule | undefined {
-  let best: NamespaceRule | undefined;
+function ruleFor<R extends { pattern: string; regexp: RegExp; literal: boolean }>(
+  rules: readonly R[],
+  namespace: string,
+): R | undefined {
+  let best: R | undefined;
   let bestScore = -1;
   for (const rule of rules) {
     if (rule.literal) {
@@ -78,7 +89,13 @@ function ruleFor(rules: readonly NamespaceRule[], namespace: string): NamespaceR
 
 function principalOf(token: AclTokenConfig): Principal {
   if (token.management) {
-    return { name: token.name, management: true, allowNamespace: () => true, allowNode: () => true };
+    return {
+      name: token.name,
+      management: true,
+      allowNamespace: () => true,
+      allowNode: () => true,
+      allowPeering: () => true,
+    };
   }
   const rules: NamespaceRule[] = Object.entries(token.namespaces).map(([pattern, caps]) => ({
     pattern,
@@ -86,6 +103,14 @@ function principalOf(token: AclTokenConfig): Principal {
     literal: !pattern.includes('*'),
     capabilities: new Set(caps),
   }));
+  const peeringRules = Object.entries(token.peering ?? {}).map(([pattern, access]) => ({
+    pattern,
+    regexp: globToRegExp(pattern),
+    literal: !pattern.includes('*'),
+    access,
+  }));
+  const peeringAllows = (access: PeeringAccess | undefined, wanted: PeeringAccess): boolean =>
+    access === 'write' || (access === 'read' && wanted === 'read');
   const allows = (rule: NamespaceRule | undefined, capability: NamespaceCapability): boolean =>
     rule !== undefined && !rule.capabilities.has('deny') && rule.capabilities.has(capability);
   return {
@@ -98,6 +123,10 @@ function principalOf(token: AclTokenConfig): Principal {
     allowNode(access) {
       if (token.node === undefined) return false;
       return access === 'read' || token.node === 'write';
+    },
+    allowPeering(name, access) {
+      if (name === '*') return peeringRules.some((rule) => peeringAllows(rule.access, access));
+      return peeringAllows(ruleFor(peeringRules, name)?.access, access);
     },
   };
 }
@@ -129,16 +158,18 @@ export function createAcl(config: AclConfig | undefined): Acl {
 }
 
 /**
- * Extracts the secret from `X-Svc-Token` or `Authorization: Bearer <secret>`.
+ * Extracts the secret from `X-Svc-Token` (or another token header) or `Authorization: Bearer <secret>`.
  * @param headers - Request headers (lower-case names, as node gives them).
+ * @param tokenHeader - Lower-case name of the service's token header (`x-mesh-token` for the mesh service).
  * @returns The secret, or undefined when neither header carries one.
  */
 export function secretFromHeaders(
   headers: Readonly<Record<string, string | string[] | undefined>>,
+  tokenHeader = 'x-svc-token',
 ): string | undefined {
   const first = (value: string | string[] | undefined): string | undefined =>
     Array.isArray(value) ? value[0] : value;
-  const direct = first(headers['x-svc-token'])?.trim();
+  const direct = first(headers[tokenHeader])?.trim();
   if (direct !== undefined && direct !== '') return direct;
   const authorization = first(headers['authorization'])?.trim();
   if (authorization === undefined) return undefined;

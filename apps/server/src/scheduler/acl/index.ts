@@ -12,5 +12,5 @@ export {
   requireNamespace,
   requireNode,
 } from './enforce.js';
-export type { AclConfig, AclTokenConfig, NamespaceCapability, NodeAccess } from './tokens.js';
+export type { AclConfig, AclTokenConfig, NamespaceCapability, NodeAccess, PeeringAccess } from './tokens.js';
 export { AclConfigError, NAMESPACE_CAPABILITIES, loadAclFile, parseAclConfig } from './tokens.js';

@@ -36,6 +36,9 @@ export type NamespaceCapability = (typeof NAMESPACE_CAPABILITIES)[number];
 /** Node access level of a token. */
 export type NodeAccess = 'read' | 'write';
 
+/** Peering access level of a token (`write` includes `read`). */
+export type PeeringAccess = 'read' | 'write';
+
 /** One token of the ACL file, validated. */
 export interface AclTokenConfig {
   /** Display name (printed at start for the management token). */
@@ -48,6 +51,11 @@ export interface AclTokenConfig {
   readonly namespaces: Readonly<Record<string, readonly NamespaceCapability[]>>;
   /** Node access, when granted. */
   readonly node?: NodeAccess;
+  /**
+   * Mesh service peering access, when granted: peering name or glob to `read` or `write` (the
+   * file's `"peering": "read"` is stored as `{"*": "read"}`).
+   */
+  readonly peering?: Readonly<Record<string, PeeringAccess>>;
 }
 
 /** The validated content of an ACL token file. */
@@ -89,7 +97,7 @@ export class AclConfigError extends Error {
   }
 }
 
-const TOKEN_KEYS = new Set(['name', 'secret', 'management', 'namespaces', 'node']);
+const TOKEN_KEYS = new Set(['name', 'secret', 'management', 'namespaces', 'node', 'peering']);
 const capabilitySet: ReadonlySet<string> = new Set(NAMESPACE_CAPABILITIES);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -99,9 +107,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /**
  * Validates the parsed JSON of an ACL token file.
  *
- * Shape: `{"tokens": [{"name", "secret", "management"?, "namespaces"?, "node"?}]}`. Names and
+ * Shape: `{"tokens": [{"name", "secret", "management"?, "namespaces"?, "node"?, "peering"?}]}`. Names and
  * secrets are non-empty strings and unique; capabilities are those of
- * {@link NAMESPACE_CAPABILITIES}; `node` is `read` or `write`; unknown keys are rejected so a typo
+ * {@link NAMESPACE_CAPABILITIES}; `node` is `read` or `write`; `peering` is `read` or `write`, or
+ * an object of peering name (or glob) to `read` or `write`; unknown keys are rejected so a typo
  * cannot silently grant nothing.
  *
  * @param value - The parsed JSON.
@@ -162,15 +171,46 @@ export function parseAclConfig(value: unknown, file?: string): AclConfig {
     if (node !== undefined && node !== 'read' && node !== 'write') {
       fail(`${label}.node must be "read" or "write", not ${JSON.stringify(node)}`);
     }
+    const peering = parsePeeringAccess(token['peering'], label, fail);
     result.push({
       name: name as string,
       secret: secret as string,
       management: management as boolean,
       namespaces,
       ...(node === undefined ? {} : { node: node as NodeAccess }),
+      ...(peering === undefined ? {} : { peering }),
     });
   });
   return { tokens: result };
+}
+
+function isPeeringAccess(value: unknown): value is PeeringAccess {
+  return value === 'read' || value === 'write';
+}
+
+function parsePeeringAccess(
+  value: unknown,
+  label: string,
+  fail: (message: string) => never,
+): Record<string, PeeringAccess> | undefined {
+  if (value === undefined) return undefined;
+  if (isPeeringAccess(value)) return { '*': value };
+  if (!isRecord(value)) {
+    return fail(
+      `${label}.peering must be "read", "write" or an object of peering name to "read" or "write", not ${JSON.stringify(value)}`,
+    );
+  }
+  const rules: Record<string, PeeringAccess> = {};
+  for (const [pattern, access] of Object.entries(value)) {
+    if (pattern === '') fail(`${label}.peering has an empty peering name`);
+    if (!isPeeringAccess(access)) {
+      fail(
+        `${label}.peering[${JSON.stringify(pattern)}] must be "read" or "write", not ${JSON.stringify(access)}`,
+      );
+    }
+    rules[pattern] = access as PeeringAccess;
+  }
+  return rules;
 }
 
 /**

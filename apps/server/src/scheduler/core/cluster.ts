@@ -25,6 +25,7 @@ import { upsertJob } from './jobs/upsert.js';
 import { createVersionWrites } from './jobs/versions.js';
 import { createNodeWrites, registerSimulatedNodes } from './nodes/writes.js';
 import { DEFAULT_TIMING, type ClusterOptions } from './options.js';
+import { resumeRestored } from './recover.js';
 import { createStore } from './state/store.js';
 import { createTimers } from './timers.js';
 import { createVolumeWrites } from './volumes/writes.js';
@@ -54,7 +55,7 @@ function contextOf(options: ClusterOptions): CoreContext {
   const clock: Clock = options.now
     ? { now: options.now, setTimeout: (fn, ms) => baseClock.setTimeout(fn, ms) }
     : baseClock;
-  const store = createStore();
+  const store = createStore(options.persistence);
   if (options.onEvents !== undefined) store.onEvents(options.onEvents);
   return {
     region: options.region ?? 'global',
@@ -116,11 +117,20 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
   const periodic = createPeriodic(ctx, queue);
   const jobDeps = { queue, armPeriodic: periodic.armPeriodic };
 
-  registerSimulatedNodes(ctx, {
-    count: options.nodes ?? 3,
-    datacenter: options.datacenter ?? 'dc1',
-    drivers: driverNames,
-  });
+  if (options.persistence?.restored === undefined) {
+    registerSimulatedNodes(ctx, {
+      count: options.nodes ?? 3,
+      datacenter: options.datacenter ?? 'dc1',
+      drivers: driverNames,
+    });
+  } else {
+    resumeRestored(ctx, {
+      queue,
+      armPeriodic: periodic.armPeriodic,
+      armProgressDeadline: watcher.armProgressDeadline,
+      releaseClaims: volumes.releaseClaims,
+    });
+  }
 
   return {
     store,

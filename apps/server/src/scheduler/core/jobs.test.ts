@@ -365,10 +365,15 @@ describe('planJob', () => {
     expect(t.cluster.store.index).toBe(index);
     expect(t.cluster.store.allocs.size).toBe(allocsBefore);
     expect(t.cluster.store.jobs.get(jobKey('default', 'web'))?.Version).toBe(0);
-    expect(plan.Annotations.DesiredTGUpdates['web']).toMatchObject({ Place: 1, DestructiveUpdate: 2 });
+    // the default update strategy rolls one allocation at a time: one destructive update, one left
+    expect(plan.Annotations.DesiredTGUpdates['web']).toMatchObject({
+      Place: 1,
+      DestructiveUpdate: 1,
+      Ignore: 1,
+    });
     expect(plan.Diff?.Type).toBe('Edited');
     const tg = plan.Diff?.TaskGroups?.[0];
-    expect(tg?.Updates).toEqual({ create: 1, 'create/destroy update': 2 });
+    expect(tg?.Updates).toEqual({ create: 1, 'create/destroy update': 1, ignore: 1 });
     expect(tg?.Tasks?.[0]?.Annotations).toEqual(['forces create/destroy update']);
     expect(plan.FailedTGAllocs).toBeNull();
     await t.cluster.close();

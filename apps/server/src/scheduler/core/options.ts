@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { TaskDriver } from './drivers/driver.js';
+import type { StoreOptions } from './state/persistence.js';
 import type { EventBatch } from './types.js';
 
 /** Options of {@link createCluster}. */
@@ -30,6 +31,11 @@ export interface ClusterOptions {
    * with `onEvents` would miss. @defaultValue none
    */
   readonly onEvents?: (batch: EventBatch) => void;
+  /**
+   * A durable store: the backend every commit goes to, and the state restored from it. A restored
+   * state keeps its nodes (none are registered) and is resumed (./recover.ts). @defaultValue memory only
+   */
+  readonly persistence?: StoreOptions;
 }
 
 /** Delays of the simulation (ms). */

@@ -470,7 +470,9 @@ describe('events and nodes', () => {
     const created = events.find((e) => e.Type === 'AllocationCreated')!;
     const alloc = created.Payload['Allocation'] as Record<string, unknown>;
     expect(alloc['Job']).toBeUndefined();
-    expect(created.FilterKeys).toEqual([alloc['JobID'], alloc['EvalID']]);
+    // a service job gets the default update strategy, so its first allocations belong to a deployment
+    expect(alloc['DeploymentID']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.FilterKeys).toEqual([alloc['JobID'], alloc['EvalID'], alloc['DeploymentID']]);
     expect(events.slice(0, 2).map((e) => e.Type)).toEqual(['JobRegistered', 'EvaluationUpdated']);
     const indexes = t.batches.map((b) => b.Index);
     expect(indexes).toEqual([...indexes].sort((a, b) => a - b));

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { readPage } from '@sked/query';
-import { AllocRestartRequest, AllocSignalRequest } from '@sked/model';
+import { AllocRestartRequest, AllocSignalRequest, Allocation as AllocationSchema } from '@sked/model';
 import { sendJson } from '../../http/app.js';
 import { blockingRead } from '../../http/blocking.js';
 import {
@@ -88,7 +88,7 @@ export function registerAllocationRoutes(app: FastifyInstance, ctx: SchedulerRou
     const prefix = readPrefix(query, { hex: true });
     const resources = queryBool(query, 'resources', false);
     const taskStates = queryBool(query, 'task_states', true);
-    const filter = filterText === undefined ? undefined : compileItemFilter(filterText);
+    const filter = filterText === undefined ? undefined : compileItemFilter(filterText, AllocationSchema);
     await blockingRead(ctx, request, reply, [store.allocs.watch]);
 
     const seen = new Map<string, boolean>();

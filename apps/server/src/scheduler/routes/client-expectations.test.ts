@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureOk, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { ensureOk, eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
 
 /**
  * What third-party clients of the scheduling service expect on their first requests: the status
@@ -61,6 +61,24 @@ describe('a submission given with an unchanged job', () => {
       Versions: unknown[];
     };
     expect(versions.Versions).toHaveLength(1);
+  });
+});
+
+describe('a service job without an update block', () => {
+  it('gets the default update strategy, so its first registration creates a deployment', async () => {
+    ensureOk(await t.request('POST', '/v1/jobs', { body: { Job: jobInput('rolling') } }));
+    const job = (await t.request('GET', '/v1/job/rolling')).json() as {
+      Update: unknown;
+      TaskGroups: { Update: unknown }[];
+    };
+    const defaults = { MaxParallel: 1, HealthCheck: 'checks', MinHealthyTime: 10e9, HealthyDeadline: 300e9 };
+    expect(job.Update).toMatchObject({ ...defaults, ProgressDeadline: 600e9, Stagger: 30e9, Canary: 0 });
+    expect(job.TaskGroups[0]?.Update).toMatchObject(defaults);
+    const deployments = await eventually(async () => {
+      const list = (await t.request('GET', '/v1/job/rolling/deployments')).json() as { JobID: string }[];
+      return list.length > 0 ? list : undefined;
+    });
+    expect(deployments).toEqual([expect.objectContaining({ JobID: 'rolling', JobVersion: 0 })]);
   });
 });
 

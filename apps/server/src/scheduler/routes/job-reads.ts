@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Job as JobSchema } from '@sked/model';
 import { namespaceIdKey, readPage } from '@sked/query';
 import { sendJson, sendJsonText } from '../../http/app.js';
 import { blockingRead } from '../../http/blocking.js';
@@ -117,7 +118,7 @@ export function registerJobReadRoutes(app: FastifyInstance, ctx: SchedulerRouteC
     const filterText = readFilter(query);
     const prefix = readPrefix(query);
     const withMeta = queryBool(query, 'meta', false);
-    const filter = filterText === undefined ? undefined : compileItemFilter(filterText);
+    const filter = filterText === undefined ? undefined : compileItemFilter(filterText, JobSchema);
     await blockingRead(ctx, request, reply, [store.jobs.watch, store.summaries.watch]);
 
     let predicate: ((job: Job) => boolean) | undefined;

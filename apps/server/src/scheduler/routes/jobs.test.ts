@@ -185,11 +185,20 @@ describe('GET /v1/jobs', () => {
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
-  it('reports a filter that does not parse and one that fails on an item', async () => {
+  it('reports a filter that does not parse, one naming an unknown field and one that fails on an item', async () => {
     const syntax = await t.request('GET', `/v1/jobs?filter=${encodeURIComponent('Meta.team ==')}`);
     expect(syntax.statusCode).toBe(400);
     expect(syntax.body).toMatch(/^failed to read filter expression: .*\d+:\d+/);
-    const evaluation = await t.request('GET', `/v1/jobs?filter=${encodeURIComponent('Nothere == 1')}`);
+    const unknown = await t.request('GET', `/v1/jobs?filter=${encodeURIComponent('Nothere == 1')}`);
+    expect([unknown.statusCode, unknown.body]).toEqual([
+      400,
+      expect.stringMatching(/^failed to read filter expression: 1:1: .*"Nothere"/),
+    ]);
+    // Periodic is a struct that is null on a job that is not periodic: going through it fails
+    const evaluation = await t.request(
+      'GET',
+      `/v1/jobs?filter=${encodeURIComponent('Periodic.Spec == "x"')}`,
+    );
     expect(evaluation.statusCode).toBe(400);
     expect(evaluation.body).toMatch(/^failed to read result page: /);
   });

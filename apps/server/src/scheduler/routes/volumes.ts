@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { namespaceIdKey, readPage } from '@sked/query';
-import { CsiVolumeRegisterRequest } from '@sked/model';
+import { CsiVolume as CsiVolumeSchema, CsiVolumeRegisterRequest } from '@sked/model';
 import { sendJson } from '../../http/app.js';
 import { blockingRead } from '../../http/blocking.js';
 import {
@@ -69,7 +69,7 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
     const prefix = readPrefix(query);
     const nodeId = readPrefix(query, { hex: true, name: 'node_id' });
     const pluginId = readPrefix(query, { name: 'plugin_id' });
-    const filter = filterText === undefined ? undefined : compileItemFilter(filterText);
+    const filter = filterText === undefined ? undefined : compileItemFilter(filterText, CsiVolumeSchema);
     await blockingRead(ctx, request, reply, [store.volumes.watch]);
     if (type === '') return sendJson(request, reply, []);
 

@@ -24,6 +24,8 @@ export interface EvalQueue {
   readonly unblock: () => void;
   /** Whether no evaluation is waiting to be processed. */
   readonly idle: () => boolean;
+  /** Queues the stored pending evaluations and retries the blocked ones (after a restore). */
+  readonly resume: () => void;
 }
 
 /** How an evaluation's plan is applied (evals/plan-apply.ts, wired by cluster.ts). */
@@ -117,5 +119,15 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
     }
   };
 
-  return { putEval, makeEval, unblock, idle: () => evalTimers.size === 0 };
+  const resume = (): void => {
+    for (const e of store.evals.items.values()) {
+      if (e.Status === 'blocked') ctx.blockedEvals.add(e.ID);
+      if (e.Status !== 'pending') continue;
+      const at = e.WaitUntil ? Date.parse(e.WaitUntil) - ctx.nowMs() : 0;
+      enqueue(e.ID, Math.max(timing.evalDelayMs, at));
+    }
+    if (ctx.blockedEvals.size > 0) unblock();
+  };
+
+  return { putEval, makeEval, unblock, idle: () => evalTimers.size === 0, resume };
 }

@@ -13,6 +13,7 @@ import type {
   Node,
 } from '../types.js';
 import { jobKey } from './keys.js';
+import type { RestoredState, StoreOptions } from './persistence.js';
 import {
   committedOfJob,
   createTables,
@@ -26,6 +27,7 @@ import {
 
 export { jobKey, versionKey } from './keys.js';
 export type { Table, TableName, TableTypes } from './tables.js';
+export type { RestoredState, StoreBackend, StoreOptions } from './persistence.js';
 
 /** Read access to the state: what the scheduler, the routes and the derivers see. */
 export interface StateView {
@@ -104,8 +106,13 @@ export interface Store {
   dryRun<R>(fn: (tx: Txn) => R): R;
   /** Adds a deriver run by every later write before its commit. */
   derive(deriver: Deriver): void;
-  /** Subscribes to committed event batches. */
+  /** Subscribes to committed event batches (with a backend: once each batch is durable). */
   onEvents(listener: (batch: EventBatch) => void): () => void;
+  /**
+   * Whether the commits up to `index` (default: the last) are durable: `undefined` when they are
+   * (always, without a backend), else a promise resolved once they are. Answer a write after this.
+   */
+  synced(index?: number): Promise<void> | undefined;
 }
 
 interface Pending {
@@ -202,21 +209,38 @@ function apply(tables: Tables, change: ChangeSet): void {
   }
 }
 
-/** Creates an empty store at index 1. */
-export function createStore(): Store {
-  let index = 1;
-  const globalWatch = createIndexWatch(1);
+/** Fills empty tables with a restored state: items, per-table indexes. */
+function restore(tables: Tables, restored: RestoredState): void {
+  for (const name of Object.keys(tables) as TableName[]) {
+    const t = tables[name] as TableImpl<unknown>;
+    for (const v of (restored.items[name] ?? []) as Iterable<unknown>) {
+      const id = t.ordering.id(v);
+      t.map.set(id, v);
+      t.items.upsert(v);
+      if (!t.groupOf) continue;
+      const g = t.groupOf(v);
+      let set = t.groups.get(g);
+      if (!set) t.groups.set(g, (set = new Set()));
+      set.add(id);
+    }
+    t.watch.advance(restored.tableIndexes[name] ?? 1);
+  }
+}
+
+/**
+ * Creates a store: empty at index 1, or from a restored state; with a backend, every commit is
+ * recorded there at the commit point and event batches are published once durable.
+ */
+export function createStore(options: StoreOptions = {}): Store {
+  const { backend, restored } = options;
+  let index = restored?.index ?? 1;
+  const globalWatch = createIndexWatch(index);
   const listeners = new Set<(batch: EventBatch) => void>();
   const derivers: Deriver[] = [];
   const tables = createTables();
+  if (restored) restore(tables, restored);
 
-  /** The one place a write's change set becomes the state (a persistence backend hooks in here). */
-  const commit = (change: ChangeSet): void => {
-    index = change.index;
-    apply(tables, change);
-    globalWatch.advance(index);
-    if (change.events.length === 0) return;
-    const batch: EventBatch = { Index: index, Events: [...change.events] };
+  const publish = (batch: EventBatch): void => {
     for (const l of listeners) {
       try {
         l(batch);
@@ -224,6 +248,23 @@ export function createStore(): Store {
         // a listener's fault is not the writer's
       }
     }
+  };
+
+  /** The one place a write's change set becomes the state (and is handed to the backend). */
+  const commit = (change: ChangeSet): void => {
+    backend?.record(change);
+    index = change.index;
+    apply(tables, change);
+    globalWatch.advance(index);
+    if (change.events.length === 0) return;
+    const batch: EventBatch = { Index: index, Events: [...change.events] };
+    const pending = backend?.durable(index);
+    if (pending === undefined) publish(batch);
+    else
+      pending.then(
+        () => publish(batch),
+        () => undefined,
+      );
   };
 
   const runDerivers = (p: Pending): void => {
@@ -267,5 +308,6 @@ export function createStore(): Store {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
+    synced: (at = index) => backend?.durable(at),
   };
 }

@@ -1,0 +1,164 @@
+import type { JobPlanResponse } from '@sked/model';
+import { Command } from 'commander';
+
+import { schedulerContext, type SchedulerContext } from '../context.js';
+import { formatJobDiff } from '../diff-format.js';
+import { handler, integer } from '../handler.js';
+import { withInterrupt } from '../interrupt.js';
+import { readJobFile, type JobFile } from '../job-file.js';
+import { metricLines, monitor } from '../monitor.js';
+import { toJson } from '../output.js';
+import { createProgress } from '../progress.js';
+
+function jobNamespace(file: JobFile, ctx: SchedulerContext): string {
+  return ctx.globals.namespace ?? file.job.Namespace ?? ctx.namespace;
+}
+
+async function run(command: Command): Promise<number> {
+  const ctx = schedulerContext(command);
+  const [path] = command.processedArgs as [string];
+  const opts = command.opts<{ detach?: boolean; checkIndex?: number; preserveCounts?: boolean }>();
+  return withInterrupt(async (signal) => {
+    const file = await readJobFile(ctx.client, path, signal);
+    const namespace = jobNamespace(file, ctx);
+    const { data } = await ctx.client.jobs.create(file.job, {
+      namespace,
+      signal,
+      submission: { Source: file.source, Format: file.format },
+      ...(opts.checkIndex === undefined ? {} : { enforceIndex: opts.checkIndex }),
+      ...(opts.preserveCounts ? { preserveCounts: true } : {}),
+    });
+    if (ctx.output.json) ctx.output.out(toJson(data));
+    if (data.Warnings) ctx.output.err(`Job Warnings:\n${data.Warnings}`);
+    const periodic = file.job.Periodic?.Enabled === true || file.job.ParameterizedJob != null;
+    if (data.EvalID === '' || periodic) {
+      if (!ctx.output.json) ctx.output.out(`Job registration successful`);
+      return 0;
+    }
+    if (opts.detach) {
+      if (!ctx.output.json) ctx.output.out(`Job registration successful\nEvaluation ID: ${data.EvalID}`);
+      return 0;
+    }
+    const progress = createProgress(ctx.output.json ? process.stderr : process.stdout);
+    return monitor(
+      ctx.client,
+      {
+        evalId: data.EvalID,
+        jobId: file.job.ID,
+        namespace,
+        index: data.EvalCreateIndex,
+        followDeployment: true,
+      },
+      progress,
+      signal,
+    );
+  });
+}
+
+function dryRun(plan: JobPlanResponse): string[] {
+  const failed = Object.entries(plan.FailedTGAllocs ?? {});
+  if (failed.length === 0) return ['Scheduler dry-run:', '- All tasks successfully allocated.'];
+  const lines = ['Scheduler dry-run:', '- WARNING: Failed to place all allocations.'];
+  for (const [group, metric] of failed) {
+    const count = 1 + (metric.CoalescedFailures ?? 0);
+    lines.push(`  Task Group "${group}" (failed to place ${count} allocation${count === 1 ? '' : 's'}):`);
+    lines.push(...metricLines(metric).map((line) => `    * ${line}`));
+  }
+  return lines;
+}
+
+/** Whether a plan changes anything: its diff says so, else its placement annotations. */
+export function planChanges(plan: JobPlanResponse): boolean {
+  if (plan.Diff) return plan.Diff.Type !== 'None';
+  return Object.values(plan.Annotations?.DesiredTGUpdates ?? {}).some(
+    (u) => u.Place + u.Stop + u.DestructiveUpdate + u.Migrate + u.InPlaceUpdate > 0,
+  );
+}
+
+async function plan(command: Command): Promise<number> {
+  const ctx = schedulerContext(command);
+  const [path] = command.processedArgs as [string];
+  const opts = command.opts<{ verbose?: boolean }>();
+  const file = await readJobFile(ctx.client, path);
+  const { data } = await ctx.client.jobs.plan(file.job, { namespace: jobNamespace(file, ctx), diff: true });
+  const changes = planChanges(data);
+  if (ctx.output.json) {
+    ctx.output.out(toJson(data));
+    return changes ? 1 : 0;
+  }
+  const parts: string[] = [];
+  if (data.Diff) parts.push(formatJobDiff(data.Diff, opts.verbose === true), '');
+  parts.push(...dryRun(data), '');
+  if (data.Warnings) parts.push('Job Warnings:', data.Warnings, '');
+  parts.push(
+    `Job Modify Index: ${data.JobModifyIndex}`,
+    'To submit the job with version verification run:',
+    '',
+    `sked job run --check-index ${data.JobModifyIndex} ${path}`,
+    '',
+    'When running the job with the check-index flag, the job will only be run if the',
+    'job modify index given matches the server-side version. If the index has',
+    "changed, another user has modified the job and the plan's results are",
+    'potentially invalid.',
+  );
+  ctx.output.out(parts.join('\n'));
+  return changes ? 1 : 0;
+}
+
+async function validateJob(command: Command): Promise<number> {
+  const ctx = schedulerContext(command);
+  const [path] = command.processedArgs as [string];
+  const file = await readJobFile(ctx.client, path);
+  // Loaded here only: the schemas take a while to load, and only this command needs them.
+  const { JobRegisterRequest, formatProblems, validate } = await import('@sked/model');
+  const result = validate(JobRegisterRequest, { Job: file.job });
+  const problems = result.ok ? [] : formatProblems(result.problems).split('\n');
+  if ((file.job.TaskGroups ?? []).length === 0)
+    problems.push('Job.TaskGroups: a job needs at least one task group');
+  if (ctx.output.json) {
+    ctx.output.out(toJson({ Valid: problems.length === 0, Errors: problems }));
+    return problems.length === 0 ? 0 : 1;
+  }
+  if (problems.length === 0) {
+    ctx.output.out('Job validation successful');
+    return 0;
+  }
+  ctx.output.err(`Job validation errors:\n${problems.map((p) => `  * ${p}`).join('\n')}`);
+  return 1;
+}
+
+const FILE_HELP = 'job file: HCL (.hcl), or JSON (a Job or {"Job": ...}); - reads stdin';
+
+/** `job run`, `job plan`, `job validate`. */
+export function submitCommands(): Command[] {
+  const runCmd = new Command('run')
+    .description('Submit a job and follow its evaluation and deployment until done')
+    .argument('<file>', FILE_HELP)
+    .option('-d, --detach', 'return at once with the evaluation ID')
+    .option(
+      '--check-index <index>',
+      'submit only if the job modify index is still this (0: only if new)',
+      integer,
+    )
+    .option('--preserve-counts', 'keep the task group counts of the running job')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 done, 1 error or failed deployment, 2 placement failed, 130 Ctrl-C (the job keeps running).\n\nExample:\n  $ sked job run web.hcl\n  $ sked job run --detach --check-index 7 web.json',
+    )
+    .action(handler(run));
+  const planCmd = new Command('plan')
+    .description('Dry-run a job: the diff against the running version and the check-and-set index')
+    .argument('<file>', FILE_HELP)
+    .option('-v, --verbose', 'show unchanged fields too')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 no changes, 1 changes, 255 error.\n\nExample:\n  $ sked job plan web.hcl',
+    )
+    .action(handler(plan, undefined, 255));
+  const validateCmd = new Command('validate')
+    .description('Check a job file without submitting it')
+    .argument('<file>', FILE_HELP)
+    .addHelpText('after', '\nExample:\n  $ sked job validate web.hcl')
+    .action(handler(validateJob));
+  return [runCmd, planCmd, validateCmd];
+}

@@ -1,0 +1,151 @@
+import { Command } from 'commander';
+
+import { schedulerContext, type SchedulerContext } from '../context.js';
+import { handler, integer, collect, parsePairs } from '../handler.js';
+import { withInterrupt } from '../interrupt.js';
+import { readInput } from '../job-file.js';
+import { monitor, type MonitorTarget } from '../monitor.js';
+import { keyValues, toJson } from '../output.js';
+import { createProgress } from '../progress.js';
+import { resolveJob } from '../resolve.js';
+
+/** Follows the evaluation a write created, unless `--detach` (then prints its ID). */
+export async function follow(
+  ctx: SchedulerContext,
+  target: MonitorTarget,
+  detach: boolean | undefined,
+  signal: AbortSignal,
+): Promise<number> {
+  if (target.evalId === '') return 0;
+  if (detach) {
+    if (!ctx.output.json) ctx.output.out(`Evaluation ID: ${target.evalId}`);
+    return 0;
+  }
+  return monitor(
+    ctx.client,
+    target,
+    createProgress(ctx.output.json ? process.stderr : process.stdout),
+    signal,
+  );
+}
+
+async function revert(command: Command): Promise<number> {
+  const ctx = schedulerContext(command);
+  const [id, version] = command.processedArgs as [string, number];
+  const opts = command.opts<{ detach?: boolean; checkVersion?: number }>();
+  return withInterrupt(async (signal) => {
+    const job = await resolveJob(ctx.client, id, { signal });
+    const { data } = await ctx.client.jobs.revert(job.ID, version, {
+      namespace: job.Namespace,
+      signal,
+      ...(opts.checkVersion === undefined ? {} : { enforcePriorVersion: opts.checkVersion }),
+    });
+    if (ctx.output.json) ctx.output.out(toJson(data));
+    const target = {
+      evalId: data.EvalID,
+      jobId: job.ID,
+      namespace: job.Namespace,
+      index: data.EvalCreateIndex,
+      followDeployment: true,
+    };
+    return follow(ctx, target, opts.detach, signal);
+  });
+}
+
+async function dispatch(command: Command): Promise<number> {
+  const ctx = schedulerContext(command);
+  const [id, input] = command.processedArgs as [string, string | undefined];
+  const opts = command.opts<{
+    meta?: string[];
+    detach?: boolean;
+    idPrefixTemplate?: string;
+    idempotencyToken?: string;
+  }>();
+  const meta = parsePairs(opts.meta ?? [], '--meta');
+  return withInterrupt(async (signal) => {
+    const payload = input === undefined ? undefined : Buffer.from(await readInput(input, 'payload'));
+    const job = await resolveJob(ctx.client, id, { signal });
+    const { data } = await ctx.client.jobs.dispatch(job.ID, {
+      namespace: job.Namespace,
+      signal,
+      ...(Object.keys(meta).length > 0 ? { meta } : {}),
+      ...(payload === undefined ? {} : { payload }),
+      ...(opts.idPrefixTemplate === undefined ? {} : { idPrefixTemplate: opts.idPrefixTemplate }),
+      ...(opts.idempotencyToken === undefined ? {} : { idempotencyToken: opts.idempotencyToken }),
+    });
+    if (ctx.output.json) ctx.output.out(toJson(data));
+    else
+      ctx.output.out(
+        keyValues([
+          ['Dispatched Job ID', data.DispatchedJobID],
+          ['Evaluation ID', data.EvalID],
+        ]),
+      );
+    const target = {
+      evalId: data.EvalID,
+      jobId: data.DispatchedJobID,
+      namespace: job.Namespace,
+      index: data.EvalCreateIndex,
+      followDeployment: false,
+    };
+    if (opts.detach) return 0;
+    return follow(ctx, target, false, signal);
+  });
+}
+
+async function stop(command: Command): Promise<number> {
+  const ctx = schedulerContext(command);
+  const [id] = command.processedArgs as [string];
+  const opts = command.opts<{ purge?: boolean; detach?: boolean }>();
+  return withInterrupt(async (signal) => {
+    const job = await resolveJob(ctx.client, id, { signal });
+    const { data } = await ctx.client.jobs.stop(job.ID, {
+      namespace: job.Namespace,
+      signal,
+      ...(opts.purge ? { purge: true } : {}),
+    });
+    if (ctx.output.json) ctx.output.out(toJson(data));
+    const target = {
+      evalId: data.EvalID,
+      jobId: job.ID,
+      namespace: job.Namespace,
+      index: data.EvalCreateIndex,
+      followDeployment: false,
+    };
+    return follow(ctx, target, opts.detach, signal);
+  });
+}
+
+/** `job revert`, `job dispatch`, `job stop`. */
+export function writeCommands(): Command[] {
+  return [
+    new Command('revert')
+      .description('Revert a job to an earlier version and follow the evaluation and deployment')
+      .argument('<id>', 'job ID or a unique prefix of it')
+      .argument('<version>', 'version to revert to', integer)
+      .option('-d, --detach', 'return at once with the evaluation ID')
+      .option('--check-version <n>', 'revert only if the current version is still this', integer)
+      .addHelpText('after', '\nExample:\n  $ sked job revert web 0')
+      .action(handler(revert)),
+    new Command('dispatch')
+      .description('Dispatch an instance of a parameterized job')
+      .argument('<id>', 'parameterized job ID')
+      .argument('[input]', 'payload file; - reads stdin')
+      .option('-m, --meta <key=value>', 'metadata of the instance (repeatable)', collect)
+      .option('-d, --detach', 'return at once with the evaluation ID')
+      .option('--id-prefix-template <prefix>', 'prefix of the dispatched job ID')
+      .option('--idempotency-token <token>', 'dispatch at most once for this token')
+      .addHelpText(
+        'after',
+        '\nExample:\n  $ sked job dispatch -m input=a.csv report payload.json\n  $ echo hi | sked job dispatch report -',
+      )
+      .action(handler(dispatch)),
+    new Command('stop')
+      .description('Stop a job (and its allocations); follows the evaluation unless --detach')
+      .argument('<id>', 'job ID or a unique prefix of it')
+      .option('--purge', 'remove the job at once instead of leaving it to garbage collection')
+      .option('-d, --detach', 'return at once with the evaluation ID')
+      .addHelpText('after', '\nExample:\n  $ sked job stop --purge web')
+      .action(handler(stop)),
+  ];
+}

@@ -1,0 +1,59 @@
+import { InvalidArgumentError, type Command } from 'commander';
+
+import { globalsOf } from './context.js';
+import { CliError, reportError, type ErrorContext } from './errors.js';
+import { processOutput } from './output.js';
+
+/** The error words of a service, from the flags and the environment of the command. */
+export type ErrorContextOf = (command: Command) => ErrorContext;
+
+/** The scheduling service's error words. */
+export const schedulerErrors: ErrorContextOf = (command) => ({
+  service: 'scheduling service',
+  addressVar: 'SKED_ADDR',
+  tokenVar: 'SKED_TOKEN',
+  address: globalsOf(command).address ?? process.env['SKED_ADDR'] ?? 'http://127.0.0.1:4646',
+});
+
+/**
+ * Wraps a command's work for commander: the work returns the exit code (nothing means 0); any
+ * error is printed on stderr (message, HTTP status, what to try) and becomes exit code 1, or
+ * `failureCode` (255 for `job plan`).
+ */
+export function handler(
+  work: (command: Command) => Promise<number | void>,
+  errors: ErrorContextOf = schedulerErrors,
+  failureCode = 1,
+): (...args: unknown[]) => Promise<void> {
+  return async (...args) => {
+    const command = args.at(-1) as Command;
+    try {
+      process.exitCode = (await work(command)) ?? 0;
+    } catch (error) {
+      process.exitCode = reportError(error, processOutput(false), errors(command), failureCode);
+    }
+  };
+}
+
+/** `key=value` pairs (repeatable flags or arguments) as a record; `key=` is an empty value. */
+export function parsePairs(pairs: readonly string[], what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0)
+      throw new CliError(`${what} "${pair}" is not key=value.`, { hint: 'Write each as key=value.' });
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/** Collects a repeatable flag's values. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Parses a non-negative integer flag or argument (a usage error otherwise). */
+export function integer(value: string): number {
+  if (!/^\d{1,15}$/.test(value)) throw new InvalidArgumentError('Expected a non-negative integer.');
+  return Number(value);
+}

@@ -1,0 +1,147 @@
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+/** The storage format this build writes; a data dir of a higher one is refused. */
+export const FORMAT_VERSION = 1;
+
+/** The database file inside a data dir. */
+export const STATE_FILE = 'state.db';
+
+/** A data dir that cannot be used: the message says which and why. */
+export class DataDirError extends Error {
+  /** Literal class name. */
+  override readonly name = 'DataDirError' as const;
+}
+
+/** An open, locked data dir: one SQLite database in WAL mode, held exclusively by this process. */
+export interface DataDir {
+  /** The directory (absolute). */
+  readonly path: string;
+  /** The database; every write goes through one transaction per group commit. */
+  readonly db: DatabaseSync;
+  /** Whether the data dir was created by this open (nothing to restore). */
+  readonly created: boolean;
+  /** A value of the meta table. */
+  meta(key: string): string | undefined;
+  /** Closes the database, which releases the lock. */
+  close(): void;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS items (tbl TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (tbl, id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS records (space TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (space, key)) WITHOUT ROWID;
+`;
+
+function errnoCode(error: unknown): string {
+  return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+}
+
+function ensureDirectory(path: string): void {
+  try {
+    mkdirSync(path, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new DataDirError(`cannot create the data dir ${JSON.stringify(path)} (${errnoCode(error)})`);
+  }
+  if (!statSync(path).isDirectory()) {
+    throw new DataDirError(`the data dir ${JSON.stringify(path)} is not a directory`);
+  }
+}
+
+function otherPid(path: string): string {
+  try {
+    const pid = readFileSync(join(path, 'sked-server.pid'), 'utf8').trim();
+    return /^\d+$/.test(pid) ? ` (pid ${pid})` : '';
+  } catch {
+    return '';
+  }
+}
+
+/** Takes the exclusive lock: another process (or connection) holding it makes this throw. */
+function lock(db: DatabaseSync, path: string): void {
+  try {
+    db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; COMMIT;');
+  } catch (error) {
+    db.close();
+    if ((error as { errcode?: number }).errcode === 5) {
+      throw new DataDirError(
+        `the data dir ${JSON.stringify(path)} is in use by another sked-server${otherPid(path)}: ` +
+          'one data dir serves one server at a time',
+      );
+    }
+    throw new DataDirError(
+      `cannot open ${JSON.stringify(join(path, STATE_FILE))}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}
+
+/** Checks the storage format; creates the schema in a new database. Returns whether it was new. */
+function checkFormat(db: DatabaseSync, path: string): boolean {
+  const version = (db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version;
+  if (version > FORMAT_VERSION) {
+    throw new DataDirError(
+      `the data dir ${JSON.stringify(path)} was written by a newer sked-server (storage format ${version}; ` +
+        `this one reads format ${FORMAT_VERSION}): refusing to open it rather than misread it`,
+    );
+  }
+  if (version === FORMAT_VERSION) return false;
+  const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {
+    n: number;
+  };
+  if (tables.n > 0) {
+    throw new DataDirError(
+      `${JSON.stringify(join(path, STATE_FILE))} is not a sked-server state (storage format ${version})`,
+    );
+  }
+  db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version = ${FORMAT_VERSION}; COMMIT;`);
+  return true;
+}
+
+/**
+ * Opens (creating when absent) a data dir: `<dir>/state.db`, SQLite through `node:sqlite` in WAL
+ * mode with `synchronous = FULL` (a commit returns once its WAL frames are fsynced), locked
+ * exclusively for this process (the lock is the database's own and ends with the process, even
+ * after `kill -9`).
+ * @param dir - The data dir.
+ * @returns the open data dir.
+ * @throws {@link DataDirError} when it is in use, of a newer format, not a sked state, or unusable.
+ */
+export function openDataDir(dir: string): DataDir {
+  const path = resolve(dir);
+  ensureDirectory(path);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(join(path, STATE_FILE), { timeout: 0 });
+  } catch (error) {
+    throw new DataDirError(
+      `cannot open ${JSON.stringify(join(path, STATE_FILE))}: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  lock(db, path);
+  let created: boolean;
+  try {
+    db.exec('PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 4000;');
+    created = checkFormat(db, path);
+  } catch (error) {
+    db.close();
+    if (error instanceof DataDirError) throw error;
+    throw new DataDirError(
+      `${JSON.stringify(join(path, STATE_FILE))} cannot be read as a sked-server state: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  writeFileSync(join(path, 'sked-server.pid'), `${process.pid}\n`);
+  const metaGet = db.prepare('SELECT value FROM meta WHERE key = ?');
+  let closed = false;
+  return {
+    path,
+    db,
+    created,
+    meta: (key) => (metaGet.get(key) as { value: string } | undefined)?.value,
+    close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}

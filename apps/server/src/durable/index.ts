@@ -1,0 +1,62 @@
+/**
+ * Durable state of the sample server (`sked-server --data-dir DIR`): one SQLite database through
+ * Node's built-in `node:sqlite`, locked by one process, with a storage format version. See the
+ * server README ("Durable state").
+ *
+ * @packageDocumentation
+ */
+import { join } from 'node:path';
+
+import { DataDirError, FORMAT_VERSION, openDataDir, STATE_FILE, type DataDir } from './data-dir.js';
+import { openSchedulerState, type SchedulerState } from './scheduler-state.js';
+
+export { DataDirError, FORMAT_VERSION, openDataDir, STATE_FILE };
+export type { DataDir, SchedulerState };
+export { openSchedulerState };
+
+/** An open data dir with the backends of the services. */
+export interface Durable {
+  /** The data dir (absolute path). */
+  readonly path: string;
+  /** Where task directories go (`<dir>/tasks`). */
+  readonly taskRoot: string;
+  /** The scheduling state's backend and what it restored. */
+  readonly scheduler: SchedulerState;
+  /** Writes what is pending and releases the data dir (its lock). */
+  close(): void;
+}
+
+/**
+ * Opens a data dir and the backends of the services on it.
+ * @param dir - The data dir (created when absent).
+ * @param onFailure - Told when a write to the data dir fails.
+ * @returns the open data dir.
+ * @throws {@link DataDirError} as {@link openDataDir} does, or when its state cannot be read.
+ */
+export function openDurable(dir: string, onFailure?: (error: Error) => void): Durable {
+  const dataDir = openDataDir(dir);
+  let scheduler: SchedulerState;
+  try {
+    scheduler = openSchedulerState(dataDir, onFailure);
+  } catch (error) {
+    dataDir.close();
+    throw new DataDirError(
+      `the scheduling state in ${JSON.stringify(join(dataDir.path, STATE_FILE))} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  let closed = false;
+  return {
+    path: dataDir.path,
+    taskRoot: join(dataDir.path, 'tasks'),
+    scheduler,
+    close() {
+      if (closed) return;
+      closed = true;
+      try {
+        scheduler.flush();
+      } finally {
+        dataDir.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import type { StatementSync } from 'node:sqlite';
+
+import {
+  DELETED,
+  versionKey,
+  type ChangeSet,
+  type RestoredState,
+  type StoreBackend,
+  type TableName,
+  type TableTypes,
+} from '../scheduler/core/state/store.js';
+import { TABLES } from '../scheduler/core/state/tables.js';
+import type { Job } from '../scheduler/core/types.js';
+import type { DataDir } from './data-dir.js';
+
+/** The scheduling state's backend on a data dir, with what it restored. */
+export interface SchedulerState extends StoreBackend {
+  /** The state read at open, or undefined for a data dir that holds none yet. */
+  readonly restored: RestoredState | undefined;
+  /** Writes what is pending now (close and tests); throws the write's error. */
+  flush(): void;
+  /** The error that stopped the backend, if any: no write is acknowledged after it. */
+  readonly failure: Error | undefined;
+  /** Commits (transactions) written and change sets recorded since open. */
+  stats(): { commits: number; changes: number };
+}
+
+interface Deferred {
+  readonly promise: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // Nobody may be waiting when a write fails: that rejection is not unhandled.
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
+
+/** Reads the scheduling state: every item, the global and per-table indexes. */
+function load(dataDir: DataDir): RestoredState | undefined {
+  const indexText = dataDir.meta('index');
+  if (indexText === undefined) return undefined;
+  const tableIndexes: Partial<Record<TableName, number>> = {};
+  for (const name of TABLES) {
+    const v = dataDir.meta(`table:${name}`);
+    if (v !== undefined) tableIndexes[name] = Number(v);
+  }
+  const items: { [K in TableName]: TableTypes[K][] } = {
+    jobs: [],
+    jobVersions: [],
+    submissions: [],
+    summaries: [],
+    evals: [],
+    deployments: [],
+    allocs: [],
+    volumes: [],
+    nodes: [],
+  };
+  // A job's current version is the same object as the job in memory: share it again when the
+  // stored texts are equal (half the parsing and half the memory of the versions table).
+  const current = new Map<string, { text: string; job: Job }>();
+  const rows = dataDir.db.prepare('SELECT body FROM items WHERE tbl = ?');
+  for (const row of rows.iterate('jobs') as Iterable<{ body: string }>) {
+    const job = JSON.parse(row.body) as Job;
+    items.jobs.push(job);
+    current.set(versionKey(job.Namespace, job.ID, job.Version), { text: row.body, job });
+  }
+  const versions = dataDir.db.prepare("SELECT id, body FROM items WHERE tbl = 'jobVersions'");
+  for (const row of versions.iterate() as Iterable<{ id: string; body: string }>) {
+    const hit = current.get(row.id);
+    items.jobVersions.push(
+      hit !== undefined && hit.text === row.body ? hit.job : (JSON.parse(row.body) as Job),
+    );
+  }
+  for (const name of TABLES) {
+    if (name === 'jobs' || name === 'jobVersions') continue;
+    const list = items[name] as unknown[];
+    for (const row of rows.iterate(name) as Iterable<{ body: string }>) list.push(JSON.parse(row.body));
+  }
+  return { index: Number(indexText), tableIndexes, items };
+}
+
+/**
+ * The scheduling state on a data dir. Every commit of the store is recorded (the latest value of
+ * each touched item is kept); the pending changes are written in one SQLite transaction at the
+ * end of the event loop's turn (group commit: every write of that turn shares one fsync), with
+ * the global and per-table indexes. {@link StoreBackend.durable} resolves when that transaction
+ * committed, so a write is answered only once it is on disk, and no half of a write can be: a
+ * change set is always inside one transaction.
+ * @param dataDir - The open data dir.
+ * @param onFailure - Told once when a write fails (the server stops acknowledging writes).
+ * @returns the backend, with the state it read.
+ */
+export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) => void): SchedulerState {
+  const { db } = dataDir;
+  const restored = load(dataDir);
+  const put: StatementSync = db.prepare(
+    'INSERT INTO items (tbl, id, body) VALUES (?, ?, ?) ON CONFLICT (tbl, id) DO UPDATE SET body = excluded.body',
+  );
+  const del: StatementSync = db.prepare('DELETE FROM items WHERE tbl = ? AND id = ?');
+  const setMeta: StatementSync = db.prepare(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+  );
+
+  let pending = new Map<TableName, Map<string, unknown>>();
+  let pendingIndex = 0;
+  let durableIndex = restored?.index ?? 0;
+  let waiting: Deferred | undefined;
+  let scheduled = false;
+  let failure: Error | undefined;
+  let commits = 0;
+  let changes = 0;
+
+  const flush = (): void => {
+    scheduled = false;
+    if (failure !== undefined || pendingIndex <= durableIndex) return;
+    const writes = pending;
+    const index = pendingIndex;
+    const done = waiting;
+    pending = new Map();
+    waiting = undefined;
+    try {
+      db.exec('BEGIN');
+      for (const [table, items] of writes) {
+        for (const [id, value] of items) {
+          if (value === DELETED) del.run(table, id);
+          else put.run(table, id, JSON.stringify(value));
+        }
+        setMeta.run(`table:${table}`, String(index));
+      }
+      setMeta.run('index', String(index));
+      db.exec('COMMIT');
+    } catch (error) {
+      failure = error instanceof Error ? error : new Error(String(error));
+      failure = new Error(
+        `the data dir ${JSON.stringify(dataDir.path)} could not be written: ${failure.message}`,
+      );
+      try {
+        db.exec('ROLLBACK');
+      } catch {
+        // the transaction may not have begun
+      }
+      done?.reject(failure);
+      onFailure?.(failure);
+      return;
+    }
+    commits++;
+    durableIndex = index;
+    done?.resolve();
+  };
+
+  return {
+    restored,
+    record(change: ChangeSet) {
+      changes++;
+      for (const [table, items] of change.writes) {
+        let p = pending.get(table);
+        if (p === undefined) pending.set(table, (p = new Map()));
+        for (const [id, value] of items) p.set(id, value);
+      }
+      pendingIndex = change.index;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    durable(index) {
+      if (failure !== undefined) return Promise.reject(failure);
+      if (index <= durableIndex) return undefined;
+      waiting ??= deferred();
+      return waiting.promise;
+    },
+    flush() {
+      flush();
+      if (failure !== undefined) throw failure;
+    },
+    get failure() {
+      return failure;
+    },
+    stats: () => ({ commits, changes }),
+  };
+}

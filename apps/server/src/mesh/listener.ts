@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import { createHttpApp, DEFAULT_MAX_BODY } from '../http/app.js';
+import type { Acl } from '../scheduler/acl/index.js';
+import type { ExchangeLimits } from './dialer.js';
+import { createFilePeeringStore } from './file-store.js';
+import { registerInternalRoutes } from './internal-routes.js';
+import { registerPeeringRoutes } from './routes.js';
+import { createMeshService, type MeshService } from './service.js';
+import { createMemoryPeeringStore, type PeeringStore } from './store.js';
+
+/** Options of {@link startMeshListener}. */
+export interface MeshListenerOptions {
+  /** Address to listen on. */
+  readonly host: string;
+  /** Port; 0 picks a free one. */
+  readonly port: number;
+  /** The server's ACL. */
+  readonly acl: Acl;
+  /** Datacenter of this server. */
+  readonly datacenter: string;
+  /** Heartbeat interval of peering streams, in milliseconds. */
+  readonly heartbeatMs: number;
+  /** Largest request body in bytes. @defaultValue 10485760 */
+  readonly maxBody?: number | undefined;
+  /** File keeping the peerings across restarts. @defaultValue none (memory only) */
+  readonly stateFile?: string | undefined;
+  /** A store to use instead (tests). @defaultValue a memory or file store */
+  readonly store?: PeeringStore | undefined;
+  /** How long a deleted peering stays readable, in milliseconds. @defaultValue 10000 */
+  readonly cleanupMs?: number | undefined;
+  /** Establishment time limits. @defaultValue 2 s per address, 5 s in all */
+  readonly exchangeLimits?: ExchangeLimits | undefined;
+}
+
+/** A running mesh listener. */
+export interface MeshListener {
+  /** Base address, `http://HOST:PORT`. */
+  readonly url: string;
+  /** The fastify instance. */
+  readonly app: FastifyInstance;
+  /** The peerings. */
+  readonly service: MeshService;
+  /** Stops: peering streams closed, blocking reads answered, listener closed. */
+  close(): Promise<void>;
+}
+
+function hostForUrl(host: string): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/**
+ * Starts the mesh service's listener: the peering API, and the endpoints peer servers call.
+ * @param options - Listener, ACL, datacenter, heartbeat, state file.
+ * @returns The running listener.
+ * @throws the listen error (port in use), or `MeshStateError` for an unusable state file.
+ */
+export async function startMeshListener(options: MeshListenerOptions): Promise<MeshListener> {
+  const store =
+    options.store ??
+    (options.stateFile === undefined
+      ? createMemoryPeeringStore()
+      : createFilePeeringStore(options.stateFile));
+  const service = createMeshService({
+    store,
+    datacenter: options.datacenter,
+    heartbeatMs: options.heartbeatMs,
+    cleanupMs: options.cleanupMs,
+    exchangeLimits: options.exchangeLimits,
+  });
+  const shutdown = new AbortController();
+  const app = createHttpApp({ maxBody: options.maxBody ?? DEFAULT_MAX_BODY });
+  app.addHook('preClose', (done) => {
+    shutdown.abort();
+    service.close();
+    done();
+  });
+  registerPeeringRoutes(app, { service, acl: options.acl, shutdown: shutdown.signal });
+  registerInternalRoutes(app, service);
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    service.close();
+    await app.close().catch(() => undefined);
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const dialHost =
+    options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : hostForUrl(options.host);
+  service.setAddresses([`${dialHost}:${port}`]);
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${hostForUrl(options.host)}:${port}`,
+    app,
+    service,
+    close() {
+      closed ??= (async () => {
+        const force = setTimeout(() => app.server.closeAllConnections(), 2000);
+        try {
+          await app.close();
+        } finally {
+          clearTimeout(force);
+        }
+      })();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,385 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { Peering, PeeringEstablishRequest, PeeringGenerateTokenRequest } from '@sked/model';
+import { createIndexWatch, type IndexWatch } from '@sked/query';
+import type { WebSocket } from 'ws';
+import { badRequest } from '../http/errors.js';
+import { createDialer, DEFAULT_EXCHANGE_LIMITS, exchange, type ExchangeLimits } from './dialer.js';
+import { DEFAULT_PARTITION } from './names.js';
+import type { PeeringDraft, PeeringStore, StoredPeering } from './store.js';
+import { createStreamHub } from './streams.js';
+import { addressProblem, decodeToken, encodeToken, isUuid, MAX_ADDRESSES } from './token.js';
+import { toWire } from './wire.js';
+
+/** Options of {@link createMeshService}. */
+export interface MeshServiceOptions {
+  /** The peering table. */
+  readonly store: PeeringStore;
+  /** Datacenter of this server, put in its tokens. */
+  readonly datacenter: string;
+  /** Heartbeat interval of the streams, in milliseconds. */
+  readonly heartbeatMs: number;
+  /** How long a deleted peering stays readable, in milliseconds. @defaultValue 10000 */
+  readonly cleanupMs?: number | undefined;
+  /** Time limits of establishment. @defaultValue 2 s per address, 5 s in all */
+  readonly exchangeLimits?: ExchangeLimits | undefined;
+  /** Reconnect backoff of the dialing side, in milliseconds. @defaultValue 100 doubling to 5000 */
+  readonly reconnect?: { readonly baseMs?: number; readonly maxMs?: number } | undefined;
+}
+
+/** The answer to a peer's stream or terminate call. */
+export type PeerCheck =
+  | { readonly ok: true; readonly peering: StoredPeering }
+  | { readonly ok: false; readonly status: 403 | 404 | 410; readonly message: string };
+
+/** The mesh service's peerings: the public operations and the ones the peer server calls. */
+export interface MeshService {
+  /** Index of the peering table, for blocking reads. */
+  readonly watch: IndexWatch;
+  /** This server's name in tokens. */
+  readonly serverName: string;
+  /** Number of streams up. */
+  readonly openStreams: number;
+  /**
+   * Sets the addresses this server is reached at (once its listener is up).
+   * @param addresses - `host:port` strings.
+   */
+  setAddresses(addresses: readonly string[]): void;
+  /** `POST /v1/peering/token`: creates or rotates; returns the token. */
+  generateToken(body: PeeringGenerateTokenRequest): string;
+  /** `POST /v1/peering/establish`. */
+  establish(body: PeeringEstablishRequest): Promise<void>;
+  /** `GET /v1/peering/:name`. */
+  read(name: string): Peering | undefined;
+  /** `GET /v1/peerings`, ordered by name. */
+  list(): Peering[];
+  /** `DELETE /v1/peering/:name`: marks TERMINATED, tells the peer; idempotent. */
+  remove(name: string): void;
+  /** The peer's establishment exchange: checks the one-time secret, issues the stream secret. */
+  acceptExchange(body: unknown): { StreamSecret: string };
+  /** Checks a peer's stream or terminate call. */
+  checkPeer(peeringId: string | undefined, secret: string | undefined): PeerCheck;
+  /** Takes over the socket of an accepted stream. */
+  acceptStream(peeringId: string, socket: WebSocket): void;
+  /** The dialing side says it deleted the peering. */
+  terminatedByPeer(peeringId: string): void;
+  /** Stops streams, loops and timers. */
+  close(): void;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Creates the mesh service over a store: resumes the dialing side of stored peerings and schedules
+ * the removal of deleted ones.
+ * @param options - Store, datacenter, heartbeat and limits.
+ * @returns The service.
+ */
+export function createMeshService(options: MeshServiceOptions): MeshService {
+  const { store } = options;
+  const cleanupMs = options.cleanupMs ?? 10_000;
+  const watch = createIndexWatch(store.index);
+  const serverName = `server.${options.datacenter}.peering.${store.clusterId}.mesh`;
+  let addresses: readonly string[] = [];
+  const cleanups = new Map<string, ReturnType<typeof setTimeout>>();
+  const establishing = new Set<string>();
+
+  const put = (draft: PeeringDraft): StoredPeering => {
+    const stored = store.put(draft);
+    watch.advance(store.index);
+    return stored;
+  };
+
+  const scheduleRemoval = (peering: StoredPeering): void => {
+    if (cleanups.has(peering.ID)) return;
+    const deletedAt = peering.DeletedAt === null ? Date.now() : Date.parse(peering.DeletedAt);
+    const timer = setTimeout(
+      () => {
+        cleanups.delete(peering.ID);
+        const current = store.getById(peering.ID);
+        if (current === undefined) return;
+        dialer.stop(current.ID);
+        hub.forget(current.ID);
+        store.remove(current.Partition, current.Name);
+        watch.advance(store.index);
+      },
+      Math.max(0, deletedAt + cleanupMs - Date.now()),
+    );
+    timer.unref();
+    cleanups.set(peering.ID, timer);
+  };
+
+  const markTerminated = (peering: StoredPeering): StoredPeering => {
+    if (peering.State === 'TERMINATED') return peering;
+    const stored = put({ ...peering, State: 'TERMINATED', DeletedAt: new Date().toISOString() });
+    scheduleRemoval(stored);
+    return stored;
+  };
+
+  const hub = createStreamHub({
+    heartbeatMs: options.heartbeatMs,
+    onOpen(id) {
+      const peering = store.getById(id);
+      if (peering !== undefined && peering.State === 'INITIAL') put({ ...peering, State: 'ACTIVE' });
+    },
+    onPeerTerminated(id) {
+      const peering = store.getById(id);
+      if (peering === undefined) return;
+      dialer.stop(id);
+      markTerminated(peering);
+      hub.disconnect(id);
+    },
+    onClose(id) {
+      const peering = store.getById(id);
+      if (peering?.role === 'dialer') dialer.start(id);
+    },
+  });
+
+  const dialer = createDialer({
+    hub,
+    getPeering: (id) => store.getById(id),
+    onGone(id) {
+      const peering = store.getById(id);
+      if (peering !== undefined) markTerminated(peering);
+    },
+    ...options.reconnect,
+  });
+
+  for (const peering of store.list(DEFAULT_PARTITION)) {
+    if (peering.State === 'TERMINATED') scheduleRemoval(peering);
+    if (peering.role === 'dialer' && peering.streamSecret !== null) dialer.start(peering.ID);
+  }
+
+  const ownAddresses = (): readonly string[] => addresses;
+
+  return {
+    watch,
+    serverName,
+    get openStreams() {
+      return hub.open;
+    },
+    setAddresses(list) {
+      addresses = [...list];
+    },
+
+    generateToken(body) {
+      const name = body.PeerName;
+      const external = body.ServerExternalAddresses ?? null;
+      if (external !== null) {
+        if (external.length > MAX_ADDRESSES) {
+          throw badRequest(`ServerExternalAddresses names more than ${MAX_ADDRESSES} addresses`);
+        }
+        external.forEach((address, i) => {
+          const problem = addressProblem(address);
+          if (problem !== undefined) throw badRequest(`ServerExternalAddresses[${i}]: ${problem}`);
+        });
+      }
+      const existing = store.get(DEFAULT_PARTITION, name);
+      if (existing !== undefined) {
+        if (existing.State === 'TERMINATED') {
+          throw badRequest(
+            `The peering ${JSON.stringify(name)} is being deleted; generate a token once it is gone`,
+          );
+        }
+        if (existing.State === 'ACTIVE') {
+          throw badRequest(
+            `The peering ${JSON.stringify(name)} is ACTIVE: delete it before generating a new token for that name`,
+          );
+        }
+        if (existing.role === 'dialer') {
+          throw badRequest(
+            `${JSON.stringify(name)} names a peering this server established with the peer's token; delete it first`,
+          );
+        }
+      }
+      const secret = randomUUID();
+      const peering = put({
+        ID: existing?.ID ?? randomUUID(),
+        Name: name,
+        Partition: DEFAULT_PARTITION,
+        State: 'INITIAL',
+        PeerID: existing?.PeerID ?? '',
+        PeerServerName: existing?.PeerServerName ?? '',
+        PeerServerAddresses: existing?.PeerServerAddresses ?? null,
+        Meta: body.Meta ?? existing?.Meta ?? null,
+        Remote: existing?.Remote ?? { Partition: '', Datacenter: '' },
+        DeletedAt: null,
+        role: 'acceptor',
+        establishmentSecret: secret,
+        streamSecret: existing?.streamSecret ?? null,
+      });
+      return encodeToken({
+        CA: null,
+        ServerAddresses: external ?? ownAddresses(),
+        ServerName: serverName,
+        PeerID: peering.ID,
+        EstablishmentSecret: secret,
+        Remote: { Partition: DEFAULT_PARTITION, Datacenter: options.datacenter },
+      });
+    },
+
+    async establish(body) {
+      const name = body.PeerName;
+      const token = decodeToken(body.PeeringToken);
+      if (token.ServerName === serverName) {
+        throw badRequest(
+          'The token was generated by this same server: establish with it on the peer cluster',
+        );
+      }
+      const existing = store.get(DEFAULT_PARTITION, name);
+      if (existing !== undefined) {
+        throw badRequest(
+          existing.State === 'TERMINATED'
+            ? `The peering ${JSON.stringify(name)} is being deleted; establish again once it is gone`
+            : `A peering named ${JSON.stringify(name)} already exists (state ${existing.State}); delete it first`,
+        );
+      }
+      if (establishing.has(name)) {
+        throw badRequest(`An establishment of ${JSON.stringify(name)} is already in progress`);
+      }
+      establishing.add(name);
+      try {
+        const id = randomUUID();
+        const streamSecret = await exchange(
+          token.ServerAddresses,
+          {
+            PeerID: token.PeerID,
+            EstablishmentSecret: token.EstablishmentSecret,
+            ID: id,
+            ServerName: serverName,
+            ServerAddresses: ownAddresses(),
+            Remote: { Partition: DEFAULT_PARTITION, Datacenter: options.datacenter },
+          },
+          options.exchangeLimits ?? DEFAULT_EXCHANGE_LIMITS,
+        );
+        put({
+          ID: id,
+          Name: name,
+          Partition: DEFAULT_PARTITION,
+          State: 'INITIAL',
+          PeerID: token.PeerID,
+          PeerServerName: token.ServerName,
+          PeerServerAddresses: token.ServerAddresses,
+          Meta: body.Meta ?? null,
+          Remote: token.Remote,
+          DeletedAt: null,
+          role: 'dialer',
+          establishmentSecret: null,
+          streamSecret,
+        });
+        dialer.start(id);
+      } finally {
+        establishing.delete(name);
+      }
+    },
+
+    read(name) {
+      const peering = store.get(DEFAULT_PARTITION, name);
+      return peering === undefined ? undefined : toWire(peering, hub.times(peering.ID));
+    },
+
+    list() {
+      return store.list(DEFAULT_PARTITION).map((peering) => toWire(peering, hub.times(peering.ID)));
+    },
+
+    remove(name) {
+      const peering = store.get(DEFAULT_PARTITION, name);
+      if (peering === undefined || peering.State === 'TERMINATED') return;
+      markTerminated(peering);
+      const carried = hub.terminate(peering.ID);
+      if (peering.role === 'dialer') {
+        // the loop delivers the deletion over HTTP when no stream carried it
+        if (carried) dialer.stop(peering.ID);
+        else dialer.start(peering.ID);
+      }
+    },
+
+    acceptExchange(body) {
+      const refused = (): never => {
+        throw badRequest(
+          'The establishment secret is invalid, already used or rotated: generate a new token on this cluster',
+        );
+      };
+      if (!isRecord(body)) throw badRequest('The exchange body must be a JSON object');
+      const { PeerID, EstablishmentSecret, ID, ServerName, ServerAddresses, Remote } = body;
+      if (!isUuid(PeerID) || typeof EstablishmentSecret !== 'string') return refused();
+      if (!isUuid(ID)) throw badRequest('ID must be a UUID');
+      if (typeof ServerName !== 'string' || ServerName === '' || ServerName.length > 255) {
+        throw badRequest('ServerName must be a non-empty string');
+      }
+      if (!Array.isArray(ServerAddresses) || ServerAddresses.length > MAX_ADDRESSES) {
+        throw badRequest(`ServerAddresses must be an array of at most ${MAX_ADDRESSES} addresses`);
+      }
+      ServerAddresses.forEach((address: unknown, i) => {
+        const problem = addressProblem(address);
+        if (problem !== undefined) throw badRequest(`ServerAddresses[${i}]: ${problem}`);
+      });
+      if (
+        !isRecord(Remote) ||
+        typeof Remote['Datacenter'] !== 'string' ||
+        typeof Remote['Partition'] !== 'string'
+      ) {
+        throw badRequest('Remote must be an object with Partition and Datacenter');
+      }
+      const peering = store.getById(PeerID);
+      const expected = peering?.establishmentSecret ?? null;
+      if (peering === undefined || peering.State === 'TERMINATED' || expected === null) return refused();
+      if (!sameSecret(expected, EstablishmentSecret)) return refused();
+      const streamSecret = randomUUID();
+      put({
+        ...peering,
+        establishmentSecret: null,
+        streamSecret,
+        PeerID: ID,
+        PeerServerName: ServerName,
+        PeerServerAddresses: ServerAddresses as string[],
+        Remote: {
+          Partition: Remote['Partition'].slice(0, 128) || DEFAULT_PARTITION,
+          Datacenter: Remote['Datacenter'].slice(0, 128),
+        },
+      });
+      return { StreamSecret: streamSecret };
+    },
+
+    checkPeer(peeringId, secret) {
+      const peering = peeringId === undefined ? undefined : store.getById(peeringId);
+      if (peering === undefined || peering.role !== 'acceptor') {
+        return { ok: false, status: 404, message: 'Peering not found' };
+      }
+      if (
+        peering.streamSecret === null ||
+        secret === undefined ||
+        !sameSecret(peering.streamSecret, secret)
+      ) {
+        return { ok: false, status: 403, message: 'Invalid stream secret' };
+      }
+      if (peering.State === 'TERMINATED') return { ok: false, status: 410, message: 'Peering was deleted' };
+      return { ok: true, peering };
+    },
+
+    acceptStream(peeringId, socket) {
+      hub.attach(peeringId, socket);
+    },
+
+    terminatedByPeer(peeringId) {
+      const peering = store.getById(peeringId);
+      if (peering === undefined) return;
+      markTerminated(peering);
+      hub.disconnect(peeringId);
+    },
+
+    close() {
+      dialer.close();
+      hub.close();
+      for (const timer of cleanups.values()) clearTimeout(timer);
+      cleanups.clear();
+    },
+  };
+}

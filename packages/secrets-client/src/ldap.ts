@@ -1,0 +1,239 @@
+import type { Transport } from '@sked/http';
+import {
+  LdapConfigRequest,
+  validate,
+  type LdapAuth,
+  type LdapConfig,
+  type LdapGroup,
+  type LdapUser,
+} from '@sked/model';
+
+import { InvalidRequestError } from './errors.js';
+import { call, segment } from './internal/request.js';
+import { joinList, requireName } from './internal/validate.js';
+import type { CallOptions } from './options.js';
+
+/**
+ * Body of a group write: its policies, as an array or a comma-separated string.
+ * @since 0.1.0
+ */
+export interface LdapGroupInput {
+  /**
+   * Policy names.
+   * @defaultValue none
+   */
+  readonly policies?: readonly string[] | string | undefined;
+}
+
+/**
+ * Body of a user write: policies and local groups, each an array or a comma-separated string.
+ * @since 0.1.0
+ */
+export interface LdapUserInput {
+  /**
+   * Policy names.
+   * @defaultValue none
+   */
+  readonly policies?: readonly string[] | string | undefined;
+  /**
+   * Names of local groups.
+   * @defaultValue none
+   */
+  readonly groups?: readonly string[] | string | undefined;
+}
+
+/**
+ * `config` endpoints of the LDAP auth method.
+ * @since 0.1.0
+ */
+export interface LdapConfigApi {
+  /**
+   * `GET .../config`: the configuration (`bindpass` is always `""`).
+   * @param options - Signal, timeout.
+   * @returns The configuration.
+   * @throws `ApiError` (403 without the root token).
+   */
+  read(this: void, options?: CallOptions): Promise<LdapConfig>;
+  /**
+   * `POST .../config`: merges the given parameters into the configuration.
+   * @param config - Parameters to set; the others keep their value.
+   * @param options - Signal, timeout.
+   * @returns When stored.
+   * @throws {@link InvalidRequestError} before any request for an unknown parameter or a value of
+   *   the wrong type; `ApiError` for what the server refuses (400 naming the parameter, 403).
+   */
+  write(this: void, config: LdapConfigRequest, options?: CallOptions): Promise<void>;
+}
+
+/**
+ * Endpoints of one kind of record (groups or users).
+ * @typeParam R - The record as read.
+ * @typeParam I - The record as written.
+ * @since 0.1.0
+ */
+export interface LdapRecordsApi<R, I> {
+  /**
+   * `LIST .../groups` or `.../users`: the names, sorted (`[]` when there are none).
+   * @param options - Signal, timeout.
+   * @returns The names.
+   * @throws `ApiError` (403 without the root token).
+   */
+  list(this: void, options?: CallOptions): Promise<string[]>;
+  /**
+   * `GET .../<name>`: one record.
+   * @param name - Group name or username.
+   * @param options - Signal, timeout.
+   * @returns The record, or `undefined` when it does not exist.
+   * @throws {@link InvalidRequestError} for an empty or malformed name; `ApiError`.
+   */
+  read(this: void, name: string, options?: CallOptions): Promise<R | undefined>;
+  /**
+   * `POST .../<name>`: creates or replaces a record.
+   * @param name - Group name or username.
+   * @param record - Policies (and, for users, groups).
+   * @param options - Signal, timeout.
+   * @returns When stored.
+   * @throws {@link InvalidRequestError} for a bad name or list; `ApiError`.
+   */
+  write(this: void, name: string, record: I, options?: CallOptions): Promise<void>;
+  /**
+   * `DELETE .../<name>`: removes a record (no error when it does not exist).
+   * @param name - Group name or username.
+   * @param options - Signal, timeout.
+   * @returns When removed.
+   * @throws {@link InvalidRequestError} for a bad name; `ApiError`.
+   */
+  delete(this: void, name: string, options?: CallOptions): Promise<void>;
+}
+
+/**
+ * The LDAP auth method (`client.ldap`).
+ * @since 0.1.0
+ */
+export interface LdapApi {
+  /** The mount path, `auth/ldap`. */
+  readonly mountPath: string;
+  /** Configuration. */
+  readonly config: LdapConfigApi;
+  /** Groups mapped to policies. */
+  readonly groups: LdapRecordsApi<LdapGroup, LdapGroupInput>;
+  /** Users mapped to policies and groups. */
+  readonly users: LdapRecordsApi<LdapUser, LdapUserInput>;
+  /**
+   * `POST .../login/<username>`: logs in against the directory.
+   * @param username - The username (case preserved).
+   * @param password - The password (never put in an error message).
+   * @param options - Signal, timeout.
+   * @returns The issued token and its policies (`auth` of the answer).
+   * @throws {@link InvalidRequestError} for an empty username or a password that is not a string;
+   *   `ApiError` 400 `ldap operation failed: ...` when the directory says no.
+   */
+  login(this: void, username: string, password: string, options?: CallOptions): Promise<LdapAuth>;
+}
+
+const CONFIG_KEYS = new Set(Object.keys(LdapConfigRequest.properties));
+
+function checkConfig(config: unknown): LdapConfigRequest {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
+    throw new InvalidRequestError('config must be an object of parameters.', 'config');
+  }
+  const unknown = Object.keys(config).filter((key) => !CONFIG_KEYS.has(key));
+  if (unknown.length > 0) {
+    throw new InvalidRequestError(
+      `config has unknown parameter ${JSON.stringify(unknown[0])}; known: ${[...CONFIG_KEYS].join(', ')}.`,
+      `config.${unknown[0]}`,
+    );
+  }
+  const result = validate(LdapConfigRequest, config);
+  if (!result.ok) {
+    const problem = result.problems[0];
+    const field = problem?.path.replace(/^\//, '').split('/')[0] ?? '';
+    // never quote the value: it may be bindpass or a private key
+    throw new InvalidRequestError(
+      `config.${field}: ${problem?.message ?? 'invalid value'}.`,
+      `config.${field}`,
+    );
+  }
+  return result.value;
+}
+
+function recordsApi<R, I>(
+  transport: Transport,
+  base: string,
+  kind: 'groups' | 'users',
+  body: (record: I) => Record<string, string>,
+): LdapRecordsApi<R, I> {
+  const parameter = kind === 'groups' ? 'name' : 'username';
+  return {
+    async list(options) {
+      const envelope = await call<{ keys: string[] }>(transport, 'LIST', `${base}/${kind}`, options, {
+        missingIsUndefined: true,
+      });
+      return envelope?.data.keys ?? [];
+    },
+    async read(name, options) {
+      const path = `${base}/${kind}/${segment(requireName(parameter, name))}`;
+      const envelope = await call<R>(transport, 'GET', path, options, { missingIsUndefined: true });
+      return envelope?.data;
+    },
+    async write(name, record, options) {
+      const path = `${base}/${kind}/${segment(requireName(parameter, name))}`;
+      if (typeof record !== 'object' || record === null || Array.isArray(record)) {
+        throw new InvalidRequestError(`${kind === 'groups' ? 'group' : 'user'} must be an object.`, 'record');
+      }
+      await call(transport, 'POST', path, options, { body: body(record) });
+    },
+    async delete(name, options) {
+      await call(transport, 'DELETE', `${base}/${kind}/${segment(requireName(parameter, name))}`, options);
+    },
+  };
+}
+
+function defined(entries: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(entries).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    string
+  >;
+}
+
+/**
+ * Builds `client.ldap` over a transport.
+ * @param transport - The secrets service transport.
+ * @param mountPath - `auth/ldap` or another mount.
+ * @returns The API.
+ * @internal
+ */
+export function createLdapApi(transport: Transport, mountPath: string): LdapApi {
+  const base = `/v1/${mountPath}`;
+  return {
+    mountPath,
+    config: {
+      async read(options) {
+        const envelope = await call<LdapConfig>(transport, 'GET', `${base}/config`, options);
+        if (envelope === undefined)
+          throw new InvalidRequestError('the server answered no configuration.', 'config');
+        return envelope.data;
+      },
+      async write(config, options) {
+        await call(transport, 'POST', `${base}/config`, options, { body: checkConfig(config) });
+      },
+    },
+    groups: recordsApi<LdapGroup, LdapGroupInput>(transport, base, 'groups', (record) =>
+      defined({ policies: joinList('policies', record.policies) }),
+    ),
+    users: recordsApi<LdapUser, LdapUserInput>(transport, base, 'users', (record) =>
+      defined({ policies: joinList('policies', record.policies), groups: joinList('groups', record.groups) }),
+    ),
+    async login(username, password, options) {
+      const path = `${base}/login/${segment(requireName('username', username))}`;
+      if (typeof password !== 'string') {
+        throw new InvalidRequestError(`password must be a string, not ${typeof password}.`, 'password');
+      }
+      const envelope = await call<null, LdapAuth>(transport, 'POST', path, options, { body: { password } });
+      if (envelope?.auth === undefined || envelope.auth === null) {
+        throw new InvalidRequestError('the server answered the login without an auth object.', 'auth');
+      }
+      return envelope.auth;
+    },
+  };
+}
