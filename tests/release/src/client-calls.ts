@@ -11,7 +11,8 @@ export interface ClientCall {
   readonly service: string;
   /**
    * Module text (valid JavaScript and TypeScript) that reads the listener's URL from
-   * `process.env.SKED_TEST_URL` and prints one JSON line.
+   * `process.env.SKED_TEST_URL` (and the secrets root token from `SKED_TEST_TOKEN`) and prints
+   * one JSON line.
    */
   readonly source: string;
   /** Throws when the printed JSON is not what the demo server holds. */
@@ -36,6 +37,43 @@ console.log(JSON.stringify({ ids: jobs.map((job) => job.ID).sort(), index: meta.
       const { ids, index } = printed as { ids: string[]; index: number };
       assert(ids.includes('web') && ids.includes('report'), `demo jobs missing: ${JSON.stringify(ids)}`);
       assert(index >= 1, `X-Svc-Index should be at least 1, was ${index}`);
+    },
+  },
+  '@sked/secrets-client': {
+    service: 'secrets',
+    source: `import { createSecretsClient } from '@sked/secrets-client';
+
+const client = createSecretsClient({
+  address: process.env['SKED_TEST_URL'] ?? '',
+  token: process.env['SKED_TEST_TOKEN'] ?? '',
+});
+const lookup = await client.token.lookupSelf();
+console.log(JSON.stringify({ policies: lookup.policies }));
+`,
+    check: (printed) => {
+      const { policies } = printed as { policies: string[] };
+      assert(
+        JSON.stringify(policies) === '["root"]',
+        `the root token should have the root policy: ${JSON.stringify(policies)}`,
+      );
+    },
+  },
+  '@sked/mesh-client': {
+    service: 'mesh',
+    source: `import { createMeshClient } from '@sked/mesh-client';
+
+const mesh = createMeshClient({ address: process.env['SKED_TEST_URL'] ?? '' });
+const { data: generated } = await mesh.peerings.generateToken({ PeerName: 'consumer-check' });
+const { data: peerings } = await mesh.peerings.list();
+console.log(JSON.stringify({ token: generated.PeeringToken.length > 0, names: peerings.map((p) => p.Name) }));
+`,
+    check: (printed) => {
+      const { token, names } = printed as { token: boolean; names: string[] };
+      assert(token, 'no peering token generated');
+      assert(
+        names.includes('consumer-check'),
+        `the pending peering should be listed: ${JSON.stringify(names)}`,
+      );
     },
   },
 };

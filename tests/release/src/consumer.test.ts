@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { clientCalls } from './client-calls.ts';
 import { run } from './run.ts';
-import { startSkedServer, type SkedServer } from './server.ts';
+import { secretsRootToken, startSkedServer, type SkedServer } from './server.ts';
 import { localRanges } from './tarball.ts';
 import { clientPackages, publishedPackages, repoRoot, type Manifest } from './workspace.ts';
 
@@ -121,7 +121,7 @@ describe('the packed packages installed outside the workspace', () => {
       writeFileSync(join(project, file), call.source);
       const result = await run(process.execPath, [file], {
         cwd: project,
-        env: { ...process.env, SKED_TEST_URL: url },
+        env: { ...process.env, SKED_TEST_URL: url, SKED_TEST_TOKEN: secretsRootToken },
         timeoutMs: 60_000,
       });
       call.check(JSON.parse(result.stdout.trim().split('\n').at(-1) ?? 'null'));

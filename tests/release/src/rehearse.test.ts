@@ -8,7 +8,9 @@ import { publishedPackages } from './workspace.ts';
 
 describe('parseChangeset', () => {
   it('reads the packages of the front matter and the summary', () => {
-    expect(parseChangeset("---\n'@sked/model': minor\n\"@sked/http\": patch\n---\n\n**model**: a change.\n")).toEqual({
+    expect(
+      parseChangeset('---\n\'@sked/model\': minor\n"@sked/http": patch\n---\n\n**model**: a change.\n'),
+    ).toEqual({
       packages: ['@sked/model', '@sked/http'],
       summary: '**model**: a change.',
     });
@@ -24,9 +26,15 @@ describe('a rehearsed release', () => {
     expect(report.registry).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     for (const pkg of report.packages) {
       // every published package is on the registry at the version changesets gave it
-      expect({ name: pkg.name, published: pkg.registryVersions.includes(pkg.after) }).toEqual({ name: pkg.name, published: true });
+      expect({ name: pkg.name, published: pkg.registryVersions.includes(pkg.after) }).toEqual({
+        name: pkg.name,
+        published: true,
+      });
       // and a fresh project imported it from there
-      expect({ name: pkg.name, imports: (report.installed[pkg.name]?.length ?? 0) > 0 }).toEqual({ name: pkg.name, imports: true });
+      expect({ name: pkg.name, imports: (report.installed[pkg.name]?.length ?? 0) > 0 }).toEqual({
+        name: pkg.name,
+        imports: true,
+      });
     }
     // each package with a pending changeset moved up and got a changelog with that changeset's text
     const changed = new Set(report.changesets.flatMap((c) => c.packages));

@@ -11,6 +11,9 @@ import { repoRoot } from './workspace.ts';
 /** The server's entry point, built by `turbo run build`. */
 export const serverMain = join(repoRoot, 'apps/server/dist/main.js');
 
+/** The secrets service's root token the release checks start `sked-server` with. */
+export const secretsRootToken = `release-checks-root-${process.pid}`;
+
 /** A running `sked-server`. */
 export interface SkedServer {
   /** Base URL of each listener by service name (`scheduler`, `secrets`, `mesh`). */
@@ -35,7 +38,14 @@ export async function startSkedServer(
   timeoutMs = 60_000,
 ): Promise<SkedServer> {
   const listeners = serverListeners();
-  const args = [serverMain, '--demo', ...listeners.flatMap((name) => [`--${name}-port`, '0']), ...extraArgs];
+  const token = listeners.includes('secrets') ? ['--secrets-root-token', secretsRootToken] : [];
+  const args = [
+    serverMain,
+    '--demo',
+    ...listeners.flatMap((name) => [`--${name}-port`, '0']),
+    ...token,
+    ...extraArgs,
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let text = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));

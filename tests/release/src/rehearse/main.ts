@@ -11,11 +11,15 @@ const keep = process.argv.includes('--keep');
 const report = await rehearseRelease({ keep, log: (line) => console.log(line) });
 for (const pkg of report.packages) {
   const published = pkg.registryVersions.includes(pkg.after) ? 'published' : 'NOT PUBLISHED';
-  console.log(`\n${pkg.name}: ${pkg.before} -> ${pkg.after} (${published}; CHANGELOG.md ${pkg.changelogPublished ? 'in the tarball' : 'missing from the tarball'})`);
+  console.log(
+    `\n${pkg.name}: ${pkg.before} -> ${pkg.after} (${published}; CHANGELOG.md ${pkg.changelogPublished ? 'in the tarball' : 'missing from the tarball'})`,
+  );
   console.log(pkg.changelog.trim().split('\n').slice(0, 12).join('\n'));
 }
 if (report.provenanceDropped.length > 0) {
-  console.log(`\nprovenance dropped for the rehearsal (it needs a CI identity): ${report.provenanceDropped.join(', ')}`);
+  console.log(
+    `\nprovenance dropped for the rehearsal (it needs a CI identity): ${report.provenanceDropped.join(', ')}`,
+  );
 }
 if (keep) console.log(`\nscratch directory kept: ${report.dir}`);
 const failed = report.packages.filter((p) => !p.registryVersions.includes(p.after));

@@ -5,7 +5,15 @@
  * back (in the copy and inside the published tarballs).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../run.ts';
@@ -59,9 +67,12 @@ export interface RehearseOptions {
 }
 
 /** Runs the rehearsal and reports what it saw. Throws with the tool's output when a step fails. */
-export async function rehearseRelease(options: RehearseOptions = {}): Promise<RehearsalReport & { dir: string }> {
+export async function rehearseRelease(
+  options: RehearseOptions = {},
+): Promise<RehearsalReport & { dir: string }> {
   const say = options.log ?? (() => {});
-  const uplink = options.uplink ?? execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim();
+  const uplink =
+    options.uplink ?? execFileSync('npm', ['config', 'get', 'registry'], { encoding: 'utf8' }).trim();
   const dir = mkdtempSync(join(tmpdir(), 'sked-release-'));
   const work = join(dir, 'workspace');
   const consumer = join(dir, 'consumer');
@@ -76,7 +87,9 @@ export async function rehearseRelease(options: RehearseOptions = {}): Promise<Re
     copyWorkspace(work);
     const provenanceDropped = withoutProvenance(work);
     const before = new Map(publishedPackages(work).map((pkg) => [pkg.name, pkg.manifest.version]));
-    const changesetFiles = readdirSync(join(work, '.changeset')).filter((f) => f.endsWith('.md') && f !== 'README.md');
+    const changesetFiles = readdirSync(join(work, '.changeset')).filter(
+      (f) => f.endsWith('.md') && f !== 'README.md',
+    );
     const changesets = changesetFiles.map((file) => ({
       file,
       ...parseChangeset(readFileSync(join(work, '.changeset', file), 'utf8')),
@@ -99,11 +112,19 @@ export async function rehearseRelease(options: RehearseOptions = {}): Promise<Re
     await git(['add', '-A']);
     await git(['commit', '-q', '-m', 'release rehearsal: before version']);
     const changeset = join(repoRoot, 'node_modules/@changesets/cli/bin.js');
-    const version = await run(process.execPath, [changeset, 'version'], { cwd: work, env, timeoutMs: 120_000 });
+    const version = await run(process.execPath, [changeset, 'version'], {
+      cwd: work,
+      env,
+      timeoutMs: 120_000,
+    });
     note(`changeset version:\n${version.stdout}${version.stderr}`.trim());
     await git(['add', '-A']);
     await git(['commit', '-q', '-m', 'release rehearsal: version packages']);
-    const publish = await run(process.execPath, [changeset, 'publish'], { cwd: work, env, timeoutMs: 300_000 });
+    const publish = await run(process.execPath, [changeset, 'publish'], {
+      cwd: work,
+      env,
+      timeoutMs: 300_000,
+    });
     note(`changeset publish:\n${publish.stdout}${publish.stderr}`.trim());
 
     const packages: ReleasedPackage[] = [];
@@ -113,11 +134,15 @@ export async function rehearseRelease(options: RehearseOptions = {}): Promise<Re
       const changelogFile = join(pkg.dir, 'CHANGELOG.md');
       const changelog = existsSync(changelogFile) ? readFileSync(changelogFile, 'utf8') : '';
       let changelogPublished = false;
-      const tarball = await fetch(`${registry.url}${pkg.name}/-/${pkg.name.split('/')[1]}-${pkg.manifest.version}.tgz`);
+      const tarball = await fetch(
+        `${registry.url}${pkg.name}/-/${pkg.name.split('/')[1]}-${pkg.manifest.version}.tgz`,
+      );
       if (tarball.ok) {
         const file = join(dir, `${pkg.name.replace(/\W/g, '_')}.tgz`);
         writeFileSync(file, Buffer.from(await tarball.arrayBuffer()));
-        changelogPublished = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).includes('package/CHANGELOG.md');
+        changelogPublished = execFileSync('tar', ['-tzf', file], { encoding: 'utf8' }).includes(
+          'package/CHANGELOG.md',
+        );
       }
       packages.push({
         name: pkg.name,
@@ -131,17 +156,42 @@ export async function rehearseRelease(options: RehearseOptions = {}): Promise<Re
 
     // a fresh project installs every published package from the registry and imports each
     mkdirSync(consumer, { recursive: true });
-    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'rehearsal-consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(consumer, 'package.json'),
+      JSON.stringify({ name: 'rehearsal-consumer', private: true, type: 'module' }),
+    );
     const specs = packages.map((p) => `${p.name}@${p.after}`);
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: consumer, env, timeoutMs: 300_000 });
+    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+      cwd: consumer,
+      env,
+      timeoutMs: 300_000,
+    });
     const importer = packages
-      .filter((p) => (JSON.parse(readFileSync(join(consumer, 'node_modules', p.name, 'package.json'), 'utf8')) as Manifest)['exports'] !== undefined)
+      .filter(
+        (p) =>
+          (
+            JSON.parse(
+              readFileSync(join(consumer, 'node_modules', p.name, 'package.json'), 'utf8'),
+            ) as Manifest
+          )['exports'] !== undefined,
+      )
       .map((p) => `out[${JSON.stringify(p.name)}] = Object.keys(await import(${JSON.stringify(p.name)}));`);
-    writeFileSync(join(consumer, 'check.mjs'), `const out = {};\n${importer.join('\n')}\nconsole.log(JSON.stringify(out));\n`);
+    writeFileSync(
+      join(consumer, 'check.mjs'),
+      `const out = {};\n${importer.join('\n')}\nconsole.log(JSON.stringify(out));\n`,
+    );
     const imported = await run(process.execPath, ['check.mjs'], { cwd: consumer, env, timeoutMs: 60_000 });
     const installed = JSON.parse(imported.stdout) as Record<string, string[]>;
     note(`installed from the registry: ${specs.join(' ')}`);
-    return { registry: registry.url, packages, changesets, installed, provenanceDropped, log: lines.join('\n'), dir };
+    return {
+      registry: registry.url,
+      packages,
+      changesets,
+      installed,
+      provenanceDropped,
+      log: lines.join('\n'),
+      dir,
+    };
   } finally {
     await registry.close();
     if (options.keep !== true) rmSync(dir, { recursive: true, force: true });
