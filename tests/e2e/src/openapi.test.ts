@@ -16,7 +16,14 @@ let checker: OpenApiChecker;
 let document: { paths: Record<string, Record<string, { operationId: string; tags: string[] }>> };
 
 beforeAll(async () => {
-  server = await startServer({ bind: '127.0.0.1', schedulerPort: 0, secretsPort: 0, nodes: 3, demo: true });
+  server = await startServer({
+    bind: '127.0.0.1',
+    schedulerPort: 0,
+    secretsPort: 0,
+    meshPort: 0,
+    nodes: 3,
+    demo: true,
+  });
   const response = await fetch(`${server.scheduler.url}/v1/openapi.json`);
   if (response.status !== 200) throw new Error(`GET /v1/openapi.json answered ${response.status}`);
   document = (await response.json()) as typeof document;
@@ -215,5 +222,48 @@ describe('the OpenAPI description against the real server', () => {
     expect(log.flatMap((exchange) => checker.problems(exchange))).toEqual([]);
     expect(log.map((exchange) => exchange.status)).toEqual(expect.arrayContaining([200, 204, 400, 403, 404]));
     expect(coveredOf('secrets')).toEqual(operationsOf('secrets'));
+  });
+
+  it('mesh service: every operation answers as described, errors as plain text', async () => {
+    const log: RecordedExchange[] = [];
+    const base = server.mesh.url;
+    const peer = await startServer({
+      bind: '127.0.0.1',
+      schedulerPort: 0,
+      secretsPort: 0,
+      meshPort: 0,
+      nodes: 0,
+      datacenter: 'dc2',
+    });
+    try {
+      const json = { 'content-type': 'application/json' };
+      const token = await call(log, base, 'POST', '/v1/peering/token', {
+        headers: json,
+        body: JSON.stringify({ PeerName: 'dc2' }),
+      });
+      const { PeeringToken } = JSON.parse(token.body) as { PeeringToken: string };
+      await call(log, peer.mesh.url, 'POST', '/v1/peering/establish', {
+        headers: json,
+        body: JSON.stringify({ PeerName: 'dc1', PeeringToken }),
+      });
+      await call(log, base, 'GET', '/v1/peering/dc2');
+      await call(log, base, 'GET', '/v1/peerings');
+      await call(log, base, 'GET', '/v1/peering/nowhere'); // 404, plain text
+      await call(log, base, 'POST', '/v1/peering/establish', {
+        headers: json,
+        body: JSON.stringify({ PeerName: 'x', PeeringToken: 'bm90IGEgdG9rZW4=' }),
+      });
+      await call(log, base, 'POST', '/v1/peering/token', {
+        headers: json,
+        body: JSON.stringify({ PeerName: 'Not A Label' }),
+      }); // 400
+      await call(log, base, 'DELETE', '/v1/peering/dc2');
+      await call(log, base, 'DELETE', '/v1/peering/dc2'); // idempotent
+    } finally {
+      await peer.close();
+    }
+    expect(log.flatMap((exchange) => checker.problems(exchange))).toEqual([]);
+    expect(log.map((exchange) => exchange.status)).toEqual(expect.arrayContaining([200, 400, 404]));
+    expect(coveredOf('mesh')).toEqual(operationsOf('mesh'));
   });
 });

@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentExamples, packageExamples, type Example } from './examples.ts';
 import { run } from './run.ts';
-import { startSkedServer, type SkedServer } from './server.ts';
+import { secretsRootToken, startSkedServer } from './server.ts';
+import { startSlapd } from '@sked/testkit/slapd';
 import { publishedPackages, repoRoot } from './workspace.ts';
 
 const work = join(repoRoot, 'tests/release/.tmp/examples');
@@ -70,7 +71,7 @@ function usedNames(code: string): Set<string> {
 const fileName = (origin: string): string => `${origin.replace(/[^\w]+/g, '_')}.ts`;
 
 let exportsByPackage: Map<string, string[]>;
-let server: SkedServer | undefined;
+const closers: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   rmSync(work, { recursive: true, force: true });
@@ -86,7 +87,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.close();
+  for (const close of closers.reverse()) await close();
 });
 
 /** The program for a TSDoc fragment: its package's exports it uses, the ambient context, the code. */
@@ -153,16 +154,36 @@ describe('the examples', () => {
     expect(result.code).toBe(0);
   });
 
-  it('run: the front page and each guide, as one program each, against sked-server', async () => {
-    server = await startSkedServer();
-    const url = server.urls['scheduler'];
+  it('run: the front page and each guide, as one program each, against sked-server (and OpenLDAP)', async () => {
+    // what the documents expect to find: a server with every listener, a second one for peering
+    // (datacenter dc2), and a directory with the users the LDAP guide names
+    const slapd = await startSlapd();
+    closers.push(() => slapd.stop());
+    const ca = slapd.certificates.ca;
+    const dc1 = await startSkedServer();
+    closers.push(() => dc1.close());
+    const dc2 = await startSkedServer(['--datacenter', 'dc2']);
+    closers.push(() => dc2.close());
+    const env = {
+      ...process.env,
+      NODE_NO_WARNINGS: '1',
+      SKED_ADDR: dc1.urls['scheduler'],
+      SKED_SECRETS_ADDR: dc1.urls['secrets'],
+      SKED_SECRETS_TOKEN: secretsRootToken,
+      SKED_MESH_ADDR: dc1.urls['mesh'],
+      DC1_MESH_ADDR: dc1.urls['mesh'],
+      DC2_MESH_ADDR: dc2.urls['mesh'],
+      LDAP_URL: slapd.url,
+      LDAP_CA: ca,
+    };
+    const cli = join(repoRoot, 'apps/cli/dist/main.js');
     for (const example of documentExamples()) {
       const file = join(work, fileName(example.origin));
       writeFileSync(file, `${example.code}\nexport {};\n`);
       const result = await run(process.execPath, [file], {
         cwd: join(repoRoot, 'tests/release'),
-        env: { ...process.env, SKED_ADDR: url, NODE_NO_WARNINGS: '1' },
-        timeoutMs: 120_000,
+        env,
+        timeoutMs: 150_000,
         allowFailure: true,
       });
       expect({ origin: example.origin, code: result.code, stderr: result.stderr }).toEqual({
@@ -171,6 +192,22 @@ describe('the examples', () => {
         stderr: '',
       });
       expect(result.stdout.length).toBeGreaterThan(0);
+      for (const { line, exit } of example.cli ?? []) {
+        const args = [...line.slice('sked '.length).matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map(
+          (m) => m[1] ?? m[2] ?? m[3] ?? '',
+        );
+        const ran = await run(process.execPath, [cli, ...args], {
+          cwd: repoRoot,
+          env,
+          timeoutMs: 60_000,
+          allowFailure: true,
+        });
+        expect({ origin: example.origin, line, exit: ran.code }).toEqual({
+          origin: example.origin,
+          line,
+          exit,
+        });
+      }
     }
   });
 });

@@ -15,6 +15,23 @@ export interface Example {
   readonly code: string;
   /** A document's program runs against sked-server; a TSDoc fragment only typechecks. */
   readonly runnable: boolean;
+  /** The document's `sked` command lines (run with the repository's CLI). */
+  readonly cli?: readonly { readonly line: string; readonly exit: number }[];
+}
+
+/** The `sked ...` command lines of the ```sh blocks of a Markdown text, with the exit code each expects. */
+export function cliLines(markdown: string): { readonly line: string; readonly exit: number }[] {
+  const out: { line: string; exit: number }[] = [];
+  for (const block of markdown.matchAll(/^```(?:sh|bash|shell)\s*\n([\s\S]*?)^```\s*$/gm)) {
+    for (const raw of (block[1] ?? '').split('\n')) {
+      if (!raw.startsWith('sked ')) continue;
+      const comment = raw.indexOf(' #');
+      const line = (comment === -1 ? raw : raw.slice(0, comment)).trim();
+      const exit = /#\s*exit (\d+)/.exec(raw)?.[1];
+      out.push({ line, exit: exit === undefined ? 0 : Number(exit) });
+    }
+  }
+  return out;
 }
 
 /** The fenced ```ts / ```typescript blocks of a Markdown text, in order. */
@@ -59,11 +76,15 @@ export function documentExamples(root = repoRoot): Example[] {
         .map((name) => join(guides, name)),
     );
   }
-  return files.map((file) => ({
-    origin: relative(root, file),
-    code: markdownBlocks(readFileSync(file, 'utf8')).join('\n'),
-    runnable: true,
-  }));
+  return files.map((file) => {
+    const text = readFileSync(file, 'utf8');
+    return {
+      origin: relative(root, file),
+      code: markdownBlocks(text).join('\n'),
+      runnable: true,
+      cli: cliLines(text),
+    };
+  });
 }
 
 /** Every `@example` of every published package, with its package's name. */
