@@ -10,12 +10,18 @@ import { meshService, secretsService } from './secrets-mesh.js';
 import type { EndpointSpec, ServiceSpec } from './types.js';
 
 /** An OpenAPI 3.1 document as plain JSON. */
-export type OpenApiDocument = {
+export interface OpenApiDocument {
+  /** The OpenAPI version the document follows. */
   readonly openapi: '3.1.1';
+  /** Title, version, description and license. */
   readonly info: Record<string, unknown>;
+  /** Operations by path (`/v1/job/{job_id}`) and method (`get`, `post`, ...). */
   readonly paths: Record<string, Record<string, unknown>>;
+  /** `schemas` (the model's), `responses` (error answers) and `securitySchemes` (the token headers). */
   readonly components: Record<string, unknown>;
-} & Record<string, unknown>;
+  /** Other top-level fields: `jsonSchemaDialect`, `servers`, `tags`. */
+  readonly [field: string]: unknown;
+}
 
 /** The services the description covers, in order. */
 export const openApiServices: readonly ServiceSpec[] = [schedulerService, secretsService, meshService];
