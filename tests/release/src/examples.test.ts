@@ -34,6 +34,9 @@ const ambient: Readonly<Record<string, string>> = {
     "declare const fetchPage: import('@sked/query').PageFetcher<{}, import('@sked/query').PageResponse<{ ID: string }>>;",
   Type: "import Type from 'typebox';",
   allocId: 'declare const allocId: string;',
+  rootToken: 'declare const rootToken: string;',
+  job: "declare const job: import('@sked/model').Job;",
+  JobSchema: "declare const JobSchema: import('@sked/model').TSchema;",
 };
 
 function declaredNames(code: string): Set<string> {

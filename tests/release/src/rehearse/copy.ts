@@ -3,8 +3,8 @@
  * workspace package's `package.json`, and the whole of each published package (its build
  * included; no `node_modules`). Nothing in the real checkout changes.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { publishedPackages, repoRoot, workspacePackages } from '../workspace.ts';
 
 /** Copies what a release needs from `root` into `dest`. */
@@ -42,4 +42,29 @@ export function withoutProvenance(dest: string, root = repoRoot): string[] {
     changed.push(pkg.name);
   }
   return changed;
+}
+
+/**
+ * Links each copied package's workspace dependencies into its `node_modules` (what `pnpm install`
+ * would do for them), so that `pnpm publish` can read their versions to replace `workspace:`
+ * ranges. No registry is involved.
+ */
+export function linkWorkspaceDependencies(dest: string, root = repoRoot): void {
+  const byName = new Map(workspacePackages(root).map((pkg) => [pkg.name, pkg.path]));
+  for (const pkg of workspacePackages(dest)) {
+    const manifest = pkg.manifest as Record<string, unknown>;
+    for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+      for (const [name, range] of Object.entries((manifest[field] ?? {}) as Record<string, string>)) {
+        const target = byName.get(name);
+        if (!range.startsWith('workspace:') || target === undefined) continue;
+        const link = join(pkg.dir, 'node_modules', name);
+        mkdirSync(dirname(link), { recursive: true });
+        try {
+          symlinkSync(join(dest, target), link, 'dir');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+      }
+    }
+  }
 }

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../run.ts';
 import { publishedPackages, repoRoot, type Manifest } from '../workspace.ts';
-import { copyWorkspace, withoutProvenance } from './copy.ts';
+import { copyWorkspace, linkWorkspaceDependencies, withoutProvenance } from './copy.ts';
 import { startRegistry } from './verdaccio.ts';
 
 /** What one published package became. */
@@ -85,6 +85,7 @@ export async function rehearseRelease(
   try {
     note(`registry: verdaccio on ${registry.url} (uplink ${uplink})`);
     copyWorkspace(work);
+    linkWorkspaceDependencies(work);
     const provenanceDropped = withoutProvenance(work);
     const before = new Map(publishedPackages(work).map((pkg) => [pkg.name, pkg.manifest.version]));
     const changesetFiles = readdirSync(join(work, '.changeset')).filter(
@@ -108,6 +109,7 @@ export async function rehearseRelease(
     writeFileSync(join(dir, 'npmrc'), `registry=${registry.url}\n${host}:_authToken=${registry.token}\n`);
     writeFileSync(join(work, '.npmrc'), `registry=${registry.url}\n${host}:_authToken=${registry.token}\n`);
     const git = (args: string[]): Promise<unknown> => run('git', args, { cwd: work, env, timeoutMs: 60_000 });
+    writeFileSync(join(work, '.gitignore'), 'node_modules/\n');
     await git(['init', '-q', '-b', 'main']);
     await git(['add', '-A']);
     await git(['commit', '-q', '-m', 'release rehearsal: before version']);
