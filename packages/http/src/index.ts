@@ -17,7 +17,7 @@ export type {
   Transport,
   TransportDefaults,
 } from './transport.js';
-export { createTransport } from './transport.js';
+export { createTransport, isTransport } from './transport.js';
 export type {
   FetchInit,
   FetchLike,
@@ -33,6 +33,7 @@ export type { QueryMeta } from './meta.js';
 // Errors
 export type { ApiErrorInit } from './errors.js';
 export { ApiError, ConfigError } from './errors.js';
+export { InvalidRequestError } from './invalid-request.js';
 
 // Redaction
 export { REDACTED, redactText, redactUrl } from './redact.js';

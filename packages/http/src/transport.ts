@@ -152,6 +152,22 @@ interface Setup {
 }
 
 /**
+ * Whether a value is a {@link Transport} (an object with `request` and `withDefaults` functions),
+ * for client factories that take a transport or the options to create one.
+ * @param value - Anything.
+ * @returns `true` for a transport.
+ * @since 0.1.0
+ */
+export function isTransport(value: unknown): value is Transport {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { request?: unknown }).request === 'function' &&
+    typeof (value as { withDefaults?: unknown }).withDefaults === 'function'
+  );
+}
+
+/**
  * Creates a transport: the HTTP layer shared by the service clients.
  *
  * @remarks

@@ -1,4 +1,4 @@
-import { ConfigError, createTransport, type Transport, type TransportOptions } from '@sked/http';
+import { ConfigError, createTransport, isTransport, type Transport, type TransportOptions } from '@sked/http';
 
 import { InvalidRequestError } from './errors.js';
 import { optionalPartition } from './internal/validate.js';
@@ -35,15 +35,6 @@ export interface MeshClient {
   readonly partition: string | undefined;
   /** The peering endpoints. */
   readonly peerings: PeeringsApi;
-}
-
-function isTransport(value: unknown): value is Transport {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { request?: unknown }).request === 'function' &&
-    typeof (value as { withDefaults?: unknown }).withDefaults === 'function'
-  );
 }
 
 /**

@@ -1,4 +1,10 @@
-import { createTransport, type Transport, type TransportDefaults, type TransportOptions } from '@sked/http';
+import {
+  createTransport,
+  isTransport,
+  type Transport,
+  type TransportDefaults,
+  type TransportOptions,
+} from '@sked/http';
 import type { Event } from '@sked/model';
 
 import { createAllocationsApi, type AllocationsApi } from './allocations.js';
@@ -56,15 +62,6 @@ export interface SchedulerClient {
    * @returns A new client.
    */
   withDefaults(this: void, defaults: ClientDefaults): SchedulerClient;
-}
-
-function isTransport(value: unknown): value is Transport {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { request?: unknown }).request === 'function' &&
-    typeof (value as { withDefaults?: unknown }).withDefaults === 'function'
-  );
 }
 
 /**

@@ -1,4 +1,10 @@
-import { createTransport, type Transport, type TransportDefaults, type TransportOptions } from '@sked/http';
+import {
+  createTransport,
+  isTransport,
+  type Transport,
+  type TransportDefaults,
+  type TransportOptions,
+} from '@sked/http';
 
 import { call } from './internal/request.js';
 import { mountPath } from './internal/validate.js';
@@ -51,15 +57,6 @@ export interface SecretsClient {
    * @returns A new client on the same mount.
    */
   withDefaults(this: void, defaults: TransportDefaults): SecretsClient;
-}
-
-function isTransport(value: unknown): value is Transport {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { request?: unknown }).request === 'function' &&
-    typeof (value as { withDefaults?: unknown }).withDefaults === 'function'
-  );
 }
 
 function build(transport: Transport, mount: string): SecretsClient {

@@ -158,6 +158,7 @@ describe('the OpenAPI description against the real server', () => {
     await call(log, base, 'GET', '/v1/status/leader');
     await call(log, base, 'GET', '/v1/status/peers');
     await call(log, base, 'GET', '/v1/openapi.json');
+    await call(log, base, 'PUT', '/v1/system/gc');
     // the event stream: one line of the stream, validated as the described object
     const controller = new AbortController();
     const stream = await fetch(`${base}/v1/event/stream?topic=Job`, { signal: controller.signal });

@@ -80,19 +80,21 @@ const PATTERNS: readonly { pattern: RegExp; decode: boolean }[] = [
   { pattern: /\bsked\b[^\n]*?--filter[= ](['"])(.*?)\1/g, decode: false },
 ];
 
-function filtersOf(file: string): ReadmeFilter[] {
-  const text = readFileSync(file, 'utf8');
+/** The filters a README's text sends to the service (see the header of this file). */
+function filtersIn(text: string, file: string): ReadmeFilter[] {
   const out: ReadmeFilter[] = [];
   for (const { pattern, decode } of PATTERNS) {
     for (const match of text.matchAll(pattern)) {
       const raw = (match.length > 2 ? match[2] : match[1]) as string;
       if (/^[….]+$/.test(raw) || raw.includes('${')) continue; // a placeholder, or a template
       const value = decode ? decodeURIComponent(raw.replace(/\+/g, ' ')) : raw.replace(/\\(['"`\\])/g, '$1');
+      // the context runs up to the filter itself, so `sked alloc status --filter` names its own list
+      const at = match.index + match[0].lastIndexOf(raw);
       out.push({
-        file: relative(root, file),
+        file,
         line: text.slice(0, match.index).split('\n').length,
         text: value,
-        target: targetOf(text.slice(contextStart(text, match.index), match.index)),
+        target: targetOf(text.slice(contextStart(text, at), at)),
       });
     }
   }
@@ -107,7 +109,7 @@ async function run(target: Target, filter: string): Promise<{ status: number; bo
   return { status: res.status, body: await res.text() };
 }
 
-const found = readmes(root).flatMap(filtersOf);
+const found = readmes(root).flatMap((file) => filtersIn(readFileSync(file, 'utf8'), relative(root, file)));
 
 beforeAll(async () => {
   server = await startTestServer({ demo: true });
@@ -135,6 +137,35 @@ describe('filters in the READMEs', () => {
     );
     // package selection flags and placeholders are not filters
     expect(texts.filter((text) => /@sked\/|…/.test(text))).toEqual([]);
+  });
+
+  it('are read with the list each names, from every form', () => {
+    const readme = [
+      'Prose: `curl localhost:4646/v1/volumes?type=csi&filter=PluginID%20%3D%3D%20%22p%22`.',
+      '```sh',
+      'sked job status',
+      'sked alloc status --filter \'JobID == "hello"\'',
+      'pnpm --filter @sked/cli test',
+      "curl -G http://127.0.0.1:4646/v1/jobs --data-urlencode 'filter=Meta is empty'",
+      'GET /v1/jobs?per_page=100&filter=… (a placeholder)',
+      '```',
+      '```ts',
+      'await client.allocations.list({ filter: \'ClientStatus == "failed"\' });',
+      'await client.jobs.list({ filter: `Name == "a"` });',
+      '```',
+      '```ts',
+      "filterItems('Not sent == 1', items);",
+      "x({ filter: 'Untargeted == 1' });",
+      '```',
+    ].join('\n');
+    expect(filtersIn(readme, 'README.md').map(({ text, target }) => [text, target ?? 'any'])).toEqual([
+      ['PluginID == "p"', 'volumes'],
+      ['Meta is empty', 'jobs'],
+      ['ClientStatus == "failed"', 'allocations'],
+      ['Name == "a"', 'jobs'],
+      ['Untargeted == 1', 'any'],
+      ['JobID == "hello"', 'allocations'],
+    ]);
   });
 
   it.each(found.map((filter) => [`${filter.file}:${filter.line} ${filter.text}`, filter] as const))(

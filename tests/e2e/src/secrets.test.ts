@@ -1,6 +1,7 @@
 // The secrets client against sked-server against a real OpenLDAP: every endpoint, every parameter
 // that changes a login, injection attempts, TLS with the right and a wrong CA.
 import { createServer, type Socket } from 'node:net';
+import { LdapConfigDefaults } from '@sked/model';
 import { startServer, type RunningServer } from '@sked/server';
 import {
   ApiError,
@@ -18,40 +19,14 @@ let server: RunningServer;
 let admin: SecretsClient;
 let anonymous: SecretsClient;
 
-/** Everything a login depends on, reset before each case (writes merge). */
+/** Everything a login depends on, reset before each case (writes merge): the defaults, then the directory. */
 function baseline(): LdapConfigRequest {
   return {
-    url: slapd.url,
-    binddn: slapd.reader.dn,
-    bindpass: slapd.reader.password,
-    userdn: slapd.peopleDn,
-    userattr: 'uid',
-    groupdn: slapd.groupsDn,
-    groupfilter: '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))',
-    groupattr: '',
-    userfilter: '',
-    upndomain: '',
-    discoverdn: false,
-    starttls: false,
-    insecure_tls: false,
-    certificate: '',
-    client_tls_cert: '',
-    client_tls_key: '',
-    tls_min_version: 'tls12',
-    tls_max_version: 'tls12',
-    anonymous_group_search: false,
-    deny_null_bind: true,
-    case_sensitive_names: false,
-    request_timeout: 10,
-    token_ttl: 0,
-    token_max_ttl: 0,
+    ...LdapConfigDefaults,
     token_policies: [],
     token_bound_cidrs: [],
-    token_explicit_max_ttl: 0,
-    token_no_default_policy: false,
-    token_num_uses: 0,
-    token_period: 0,
-    token_type: '',
+    ...slapd.authConfig,
+    request_timeout: 10,
   };
 }
 

@@ -2,15 +2,15 @@ import type { StatementSync } from 'node:sqlite';
 
 import {
   DELETED,
+  TABLES,
   versionKey,
   type ChangeSet,
+  type Job,
   type RestoredState,
   type StoreBackend,
   type TableName,
   type TableTypes,
-} from '../scheduler/core/state/store.js';
-import { TABLES } from '../scheduler/core/state/tables.js';
-import type { Job } from '../scheduler/core/types.js';
+} from '../scheduler/core/index.js';
 import type { DataDir } from './data-dir.js';
 
 /** The scheduling state's backend on a data dir, with what it restored. */

@@ -102,20 +102,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     });
   });
 
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      done(new HttpError(400, `Failed to parse the request body as JSON: ${reason}`), undefined);
-    }
-  });
+  acceptJsonBodies(app, 'Failed to parse the request body as JSON');
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -157,6 +144,29 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   });
 
   return app;
+}
+
+/**
+ * Parses every request body as JSON whatever its content type (an empty body is `undefined`); a
+ * body that is not JSON is a 400 `<prefix>: <reason>`.
+ * @param app - A fastify instance.
+ * @param prefix - Start of the 400 message.
+ */
+export function acceptJsonBodies(app: FastifyInstance, prefix: string): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      done(new HttpError(400, `${prefix}: ${reason}`), undefined);
+    }
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseMount } from '../secrets/index.js';
+import { parseStateFlags, STATE_FLAGS, STATE_USAGE } from './cli-state.js';
 import type { StartServerOptions } from './server.js';
 
 /** Usage text printed by `sked-server --help`. */
@@ -23,9 +24,7 @@ Options:
                           streams in milliseconds (default 10000)
   --mesh-port PORT        Port of the mesh service API (default 8500; 0 picks a free port; 0 too
                           when --scheduler-port is 0 and this flag is absent)
-  --data-dir DIR          Keep the state (scheduling state, mesh peerings) in DIR (created when
-                          absent) and restore it at start; without it the state is in memory only
-  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
+${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
   --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
                           without either one is generated and printed once)
   --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ldap)
@@ -90,7 +89,7 @@ export function parseCli(
         'enable-raw-exec': { type: 'boolean' },
         'heartbeat-ms': { type: 'string' },
         'mesh-port': { type: 'string' },
-        'data-dir': { type: 'string' },
+        ...STATE_FLAGS,
         'secrets-port': { type: 'string' },
         'secrets-root-token': { type: 'string' },
         'ldap-mount': { type: 'string' },
@@ -164,10 +163,8 @@ export function parseCli(
     if (typeof port === 'string') return { kind: 'error', message: port };
     options.meshPort = port;
   }
-  if (values['data-dir'] !== undefined) {
-    if (values['data-dir'].trim() === '') return { kind: 'error', message: '--data-dir expects a directory' };
-    options.dataDir = values['data-dir'];
-  }
+  const stateError = parseStateFlags(values, options);
+  if (stateError !== undefined) return { kind: 'error', message: stateError };
   const secretsError = parseSecretsFlags(values, env, options);
   if (secretsError !== undefined) return { kind: 'error', message: secretsError };
   return { kind: 'run', options };

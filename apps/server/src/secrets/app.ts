@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import { acceptJsonBodies } from '../http/app.js';
 import { HttpError } from '../http/errors.js';
 import { LoginFailure } from './directory.js';
 import { acceptListVerb } from './list-verb.js';
@@ -63,20 +64,7 @@ export function createSecretsHttpApp(maxBody: number): FastifyInstance {
       return server;
     },
   });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      done(new HttpError(400, `failed to parse JSON input: ${reason}`), undefined);
-    }
-  });
+  acceptJsonBodies(app, 'failed to parse JSON input');
   app.setNotFoundHandler((_request, reply) => sendErrors(reply, 404, []));
   app.setErrorHandler((error: unknown, _request, reply) => {
     const { status, errors } = describeError(error, maxBody);

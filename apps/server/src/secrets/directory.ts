@@ -253,22 +253,30 @@ export async function authenticate(
   const flow = async (): Promise<DirectoryLogin> => {
     const client = await dial(settings, track);
     const bindDn = await userBindDn(client, settings, username);
-    try {
-      await client.bind(bindDn, password);
-    } catch {
-      throw new LoginFailure(BIND_FAILED);
-    }
-    if (settings.binddn !== '' && settings.bindpass !== '') {
+    const service = settings.binddn !== '' && settings.bindpass !== '';
+    const bindUser = async (): Promise<void> => {
       try {
-        await client.bind(settings.binddn, settings.bindpass);
-      } catch (error) {
-        throw new LoginFailure(`LDAP bind (service) failed: ${describe(error)}`);
+        await client.bind(bindDn, password);
+      } catch {
+        throw new LoginFailure(BIND_FAILED);
       }
+    };
+    const lookups = async (searcher: Client): Promise<DirectoryLogin> => {
+      const userDn = await userDnAfterBind(searcher, settings, bindDn, username);
+      const groupClient = settings.anonymous_group_search ? await dial(settings, track) : searcher;
+      return { userDn, groups: await searchGroups(groupClient, settings, userDn, username) };
+    };
+    if (service) {
+      // The connection is bound as binddn already (the user search): the real method binds as the
+      // user, binds back as binddn and searches. Searching first and binding as the user last
+      // sends the same searches with the same credentials and saves a bind; the answer is only
+      // used when the user's bind succeeds.
+      const found = await lookups(client);
+      await bindUser();
+      return found;
     }
-    const userDn = await userDnAfterBind(client, settings, bindDn, username);
-    const searcher = settings.anonymous_group_search ? await dial(settings, track) : client;
-    const groups = await searchGroups(searcher, settings, userDn, username);
-    return { userDn, groups };
+    await bindUser();
+    return lookups(client);
   };
   const running = flow();
   // After the deadline the flow may still fail on its own: that is no longer anyone's business.

@@ -1,4 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
+import { LdapConfigDefaults } from '@sked/model';
 import { startSlapd, type Slapd } from '@sked/testkit/slapd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSecrets, type SecretsHarness } from './test/harness.js';
@@ -18,41 +19,9 @@ afterAll(async () => {
   await slapd.stop();
 });
 
-/** The search-then-bind setup: service account, people by uid, groups under ou=groups. */
+/** The search-then-bind setup (service account, people by uid, groups under ou=groups) over the defaults. */
 function base(): Record<string, unknown> {
-  return {
-    url: slapd.url,
-    binddn: slapd.reader.dn,
-    bindpass: slapd.reader.password,
-    userdn: slapd.peopleDn,
-    userattr: 'uid',
-    groupdn: slapd.groupsDn,
-    groupfilter: '(|(memberUid={{.Username}})(member={{.UserDN}})(uniqueMember={{.UserDN}}))',
-    groupattr: '',
-    discoverdn: false,
-    upndomain: '',
-    userfilter: '',
-    starttls: false,
-    insecure_tls: false,
-    certificate: '',
-    client_tls_cert: '',
-    client_tls_key: '',
-    tls_min_version: 'tls12',
-    tls_max_version: 'tls12',
-    anonymous_group_search: false,
-    deny_null_bind: true,
-    case_sensitive_names: false,
-    request_timeout: 10,
-    token_ttl: 0,
-    token_max_ttl: 0,
-    token_policies: '',
-    token_bound_cidrs: '',
-    token_explicit_max_ttl: 0,
-    token_no_default_policy: false,
-    token_num_uses: 0,
-    token_period: 0,
-    token_type: '',
-  };
+  return { ...LdapConfigDefaults, ...slapd.authConfig, request_timeout: 10 };
 }
 
 interface Auth {

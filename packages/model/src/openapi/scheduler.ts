@@ -381,6 +381,17 @@ const endpoints: EndpointSpec[] = [
     errors: [],
   },
   {
+    methods: ['put'],
+    path: '/v1/system/gc',
+    operationId: 'collectGarbage',
+    summary: 'Force a garbage collection of everything finished (empty answer; X-Svc-Index after it)',
+    acl: 'management',
+    responseHeaders: {
+      'X-Svc-Index': { description: 'The index after the collection.', schema: { type: 'integer', minimum: 1 } },
+    },
+    errors: [],
+  },
+  {
     methods: ['get'],
     path: '/v1/openapi.json',
     operationId: 'readOpenApi',

@@ -39,7 +39,16 @@ async function openssl(args: readonly string[]): Promise<void> {
   await run('openssl', [...args], { timeout: 60_000 });
 }
 
-async function selfSignedCa(dir: string, name: string, cn: string): Promise<void> {
+/** A certificate and key `<name>.crt`/`<name>.key`: a CA when `signer` is absent, else signed by it. */
+async function certificate(
+  dir: string,
+  name: string,
+  cn: string,
+  extensions: readonly string[],
+  signer?: string,
+): Promise<void> {
+  const ca =
+    signer === undefined ? [] : ['-CA', join(dir, `${signer}.crt`), '-CAkey', join(dir, `${signer}.key`)];
   await openssl([
     'req',
     '-x509',
@@ -48,56 +57,28 @@ async function selfSignedCa(dir: string, name: string, cn: string): Promise<void
     '3',
     '-subj',
     `/CN=${cn}`,
+    ...ca,
     '-keyout',
     join(dir, `${name}.key`),
     '-out',
     join(dir, `${name}.crt`),
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-    '-addext',
-    'keyUsage=critical,keyCertSign,cRLSign',
-  ]);
-}
-
-async function signed(dir: string, name: string, cn: string, extensions: readonly string[]): Promise<void> {
-  await openssl([
-    'req',
-    '-x509',
-    ...KEY,
-    '-days',
-    '3',
-    '-subj',
-    `/CN=${cn}`,
-    '-CA',
-    join(dir, 'ca.crt'),
-    '-CAkey',
-    join(dir, 'ca.key'),
-    '-keyout',
-    join(dir, `${name}.key`),
-    '-out',
-    join(dir, `${name}.crt`),
-    '-addext',
-    'basicConstraints=critical,CA:FALSE',
     ...extensions.flatMap((e) => ['-addext', e]),
   ]);
 }
 
+const CA_EXTENSIONS = ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign,cRLSign'];
+const LEAF = ['basicConstraints=critical,CA:FALSE', 'keyUsage=critical,digitalSignature,keyEncipherment'];
+
 async function make(): Promise<SlapdCertificates> {
   const dir = mkdtempSync(join(tmpdir(), 'sked-slapd-tls-'));
   await Promise.all([
-    selfSignedCa(dir, 'ca', 'sked test CA'),
-    selfSignedCa(dir, 'wrong-ca', 'sked wrong CA'),
+    certificate(dir, 'ca', 'sked test CA', CA_EXTENSIONS),
+    certificate(dir, 'wrong-ca', 'sked wrong CA', CA_EXTENSIONS),
   ]);
+  const server = ['subjectAltName=DNS:localhost,IP:127.0.0.1', 'extendedKeyUsage=serverAuth'];
   await Promise.all([
-    signed(dir, 'server', 'localhost', [
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      'extendedKeyUsage=serverAuth',
-      'keyUsage=critical,digitalSignature,keyEncipherment',
-    ]),
-    signed(dir, 'client', 'sked-client', [
-      'extendedKeyUsage=clientAuth',
-      'keyUsage=critical,digitalSignature,keyEncipherment',
-    ]),
+    certificate(dir, 'server', 'localhost', [...LEAF, ...server], 'ca'),
+    certificate(dir, 'client', 'sked-client', [...LEAF, 'extendedKeyUsage=clientAuth'], 'ca'),
   ]);
   const read = (file: string): string => readFileSync(join(dir, file), 'utf8');
   return {

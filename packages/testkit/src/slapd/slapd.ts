@@ -72,6 +72,18 @@ export interface Slapd {
   readonly groups: readonly SlapdGroup[];
   /** The CA, server, client and wrong-CA certificates. */
   readonly certificates: SlapdCertificates;
+  /**
+   * A configuration of the secrets service's LDAP auth method for this directory: search-then-bind
+   * as the reader account, people by `uid` under `ou=people`, groups under `ou=groups`.
+   */
+  readonly authConfig: {
+    readonly url: string;
+    readonly binddn: string;
+    readonly bindpass: string;
+    readonly userdn: string;
+    readonly userattr: 'uid';
+    readonly groupdn: string;
+  };
   /** Working directory (configuration, database, pid file). */
   readonly dir: string;
   /**
@@ -237,6 +249,14 @@ async function startOnce(options: StartSlapdOptions, certs: SlapdCertificates): 
     users: SLAPD_USERS,
     groups: SLAPD_GROUPS,
     certificates: certs,
+    authConfig: {
+      url,
+      binddn: SLAPD_READER.dn,
+      bindpass: SLAPD_READER.password,
+      userdn: SLAPD_PEOPLE_DN,
+      userattr: 'uid',
+      groupdn: SLAPD_GROUPS_DN,
+    },
     dir,
     add: (ldif) => ldapAdd(url, ldif, dir),
     stop,

@@ -1,6 +1,6 @@
 import type { JobDiff } from './diff.js';
-import type { ParseJobInput } from './hcl.js';
-import type { Store } from './state/store.js';
+import type { ParseJobInput } from './hcl/parse-job.js';
+import type { ReadonlyStore } from './state/store.js';
 import type { AllocMetric, EventBatch, Evaluation, Job } from './types.js';
 
 /** The response of register, update, revert, evaluate and stop. */
@@ -25,8 +25,8 @@ export interface PlanResponse {
 
 /** The simulated cluster: state store, write operations, scheduler and clients. */
 export interface Cluster {
-  /** The state store (read access for routes). */
-  readonly store: Store;
+  /** The state store, read-only (writes go through the methods below). */
+  readonly store: ReadonlyStore;
   /** Region served. */
   readonly region: string;
   /** Root of the task directories. */
@@ -139,6 +139,17 @@ export interface Cluster {
   parseJob(input: ParseJobInput): Promise<Job>;
   /** Subscribes to event batches of every committed write. */
   onEvents(listener: (batch: EventBatch) => void): () => void;
+  /**
+   * Collects garbage now (`PUT /v1/system/gc`): with `force`, everything finished regardless of
+   * age, as the service's forced collection; otherwise by the thresholds. Returns the counts.
+   */
+  collectGarbage(input?: { force?: boolean }): {
+    Index: number;
+    jobs: number;
+    evals: number;
+    allocs: number;
+    deployments: number;
+  };
   /** Whether no evaluation is waiting to be processed (for tests with the system clock). */
   idle(): boolean;
   /** Stops timers and drivers, removes the default data root. */

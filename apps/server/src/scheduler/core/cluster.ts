@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rm, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { createClientUpdate } from './allocs/client-update.js';
 import { createAllocWrites } from './allocs/writes.js';
@@ -10,12 +10,13 @@ import { taskDirOf } from './client/task-dir.js';
 import { systemClock, type Clock } from './clock.js';
 import type { CoreContext } from './context.js';
 import { createDeploymentWatcher } from './deployments/watcher.js';
+import { createCollector, DEFAULT_GC } from './gc/collector.js';
 import type { TaskDriver } from './drivers/driver.js';
 import { createMockDriver } from './drivers/mock.js';
 import { createRawExecDriver } from './drivers/raw-exec.js';
 import { createEvalQueue } from './evals/eval-queue.js';
 import { createPlanApplier } from './evals/plan-apply.js';
-import { parseJobHcl } from './hcl.js';
+import { parseJobHcl } from './hcl/parse-job.js';
 import { uuidFactory } from './internal/ids.js';
 import { createDispatchJob } from './jobs/dispatch.js';
 import { createPeriodic } from './jobs/periodic.js';
@@ -132,6 +133,10 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     });
   }
 
+  const collector = createCollector(ctx, { ...DEFAULT_GC, ...options.gc }, (a) =>
+    rm(dirname(taskDir(a.ID, 'task')), { recursive: true, force: true }, () => undefined),
+  );
+
   return {
     store,
     region,
@@ -151,6 +156,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     parseJob: (input) => parseJobHcl(input, { region }),
     onEvents: (listener) => store.onEvents(listener),
     idle: queue.idle,
+    collectGarbage: (input) => collector.collect(input?.force === true),
     async close() {
       if (ctx.timers.closed) return;
       ctx.timers.close();

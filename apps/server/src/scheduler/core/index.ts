@@ -11,17 +11,33 @@ export { createCluster } from './cluster.js';
 export { ClusterError } from './errors.js';
 export type { Clock, ManualClock, TimerHandle } from './clock.js';
 export { manualClock, systemClock } from './clock.js';
-export type { StateView, Store, Table, TableName, TableTypes, Txn } from './state/store.js';
-export { jobKey, versionKey } from './state/store.js';
+export type {
+  ChangeSet,
+  ReadonlyStore,
+  RestoredState,
+  StateView,
+  Store,
+  StoreBackend,
+  StoreOptions,
+  Table,
+  TableName,
+  TableTypes,
+  Txn,
+} from './state/store.js';
+export { DELETED, jobKey, versionKey } from './state/store.js';
+export { TABLES } from './state/tables.js';
+export type { GcOptions } from './gc/collector.js';
+export { DEFAULT_GC } from './gc/collector.js';
 export type { DriverTaskEvent, TaskDriver, TaskHandle, TaskSink, TaskStartSpec } from './drivers/driver.js';
 export { normalizeSignal, SIGNAL_NUMBERS } from './drivers/driver.js';
 export type { MockConfig } from './drivers/mock.js';
 export { createMockDriver } from './drivers/mock.js';
 export type { FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff } from './diff.js';
 export { diffJobs } from './diff.js';
-export type { ParseJobInput } from './hcl.js';
-export { parseJobHcl } from './hcl.js';
+export type { ParseJobInput } from './hcl/parse-job.js';
+export { parseJobHcl } from './hcl/parse-job.js';
 export { checkConstraint, compareVersions, parseVersion, versionMatches } from './constraints.js';
 export { canonicalize } from './defaults.js';
 export { parseDuration, formatDuration } from './internal/duration.js';
 export type * from './types.js';
+export { defaultBaseEnv, findProgram, signalGroup } from './internal/process.js';

@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
 import type { TaskDriver } from './drivers/driver.js';
+import type { GcOptions } from './gc/collector.js';
 import type { StoreOptions } from './state/persistence.js';
 import type { EventBatch } from './types.js';
 
@@ -36,6 +37,8 @@ export interface ClusterOptions {
    * state keeps its nodes (none are registered) and is resumed (./recover.ts). @defaultValue memory only
    */
   readonly persistence?: StoreOptions;
+  /** Garbage collection thresholds and interval (ms). @defaultValue the service's, see ./gc/collector.ts */
+  readonly gc?: Partial<GcOptions>;
 }
 
 /** Delays of the simulation (ms). */

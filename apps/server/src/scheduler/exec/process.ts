@@ -1,6 +1,6 @@
 import { spawn as spawnChild } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { findProgram, signalGroup } from '../core/internal/process.js';
+import { findProgram, signalGroup } from '../core/index.js';
 import * as pty from 'node-pty';
 
 /** What an exec process reports. */

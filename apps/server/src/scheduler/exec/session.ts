@@ -5,7 +5,7 @@ import { secretFromHeaders } from '../acl/index.js';
 import { parseClientFrame, serverFrame, type ExecClientMessage } from './frames.js';
 import { parseExecParams, type ExecParams } from './params.js';
 import { ExecCommandError, spawnExecProcess, type ExecProcess } from './process.js';
-import { defaultBaseEnv } from '../core/internal/process.js';
+import { defaultBaseEnv } from '../core/index.js';
 
 /** Close code for a client-side problem: bad parameters, permission, unknown alloc or task. */
 export const CLOSE_POLICY = 1008;
@@ -174,6 +174,36 @@ export interface ExecSessionHandle {
   stop(): void;
 }
 
+/** Delivers a client frame to the running command (stdin with backpressure, close, resize). */
+function dispatchFrame(
+  proc: ExecProcess,
+  socket: ExecSocket,
+  flow: { inputPaused: boolean },
+  message: ExecClientMessage,
+): void {
+  switch (message.kind) {
+    case 'stdin':
+      if (!proc.write(message.data) && !flow.inputPaused && socket.pause !== undefined) {
+        flow.inputPaused = true;
+        socket.pause();
+        proc.onDrain(() => {
+          flow.inputPaused = false;
+          socket.resume?.();
+        });
+      }
+      return;
+    case 'stdin-close':
+      proc.endInput();
+      return;
+    case 'resize':
+      proc.resize(message.width, message.height);
+      return;
+    case 'heartbeat':
+    case 'auth':
+      return;
+  }
+}
+
 /**
  * Serves one exec WebSocket: validates the parameters, takes the token from the headers or the
  * first frame (`ws_handshake`), checks the ACL (`alloc-exec`, plus `alloc-node-exec` for
@@ -195,7 +225,6 @@ export function serveExecSession(
   let finished = false;
   let proc: ExecProcess | undefined;
   let outputPaused = false;
-  let inputPaused = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let handshakeTimer: NodeJS.Timeout | undefined;
   let handshake: ((message: ExecClientMessage) => void) | undefined;
@@ -237,29 +266,10 @@ export function serveExecSession(
     }
   };
 
+  const flow = { inputPaused: false };
   const dispatch = (message: ExecClientMessage): void => {
     if (proc === undefined || finished) return;
-    switch (message.kind) {
-      case 'stdin':
-        if (!proc.write(message.data) && !inputPaused && socket.pause !== undefined) {
-          inputPaused = true;
-          socket.pause();
-          proc.onDrain(() => {
-            inputPaused = false;
-            socket.resume?.();
-          });
-        }
-        return;
-      case 'stdin-close':
-        proc.endInput();
-        return;
-      case 'resize':
-        proc.resize(message.width, message.height);
-        return;
-      case 'heartbeat':
-      case 'auth':
-        return;
-    }
+    dispatchFrame(proc, socket, flow, message);
   };
 
   const start = (token: string | undefined, params: ExecParams): void => {

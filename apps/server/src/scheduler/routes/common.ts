@@ -91,10 +91,8 @@ export function beginWrite(
   request: FastifyRequest,
   ...capabilities: readonly NamespaceCapability[]
 ): { query: Query; namespace: string; principal: Principal } {
-  const { query, namespace } = begin(ctx, request);
-  writeNamespace(namespace);
-  const principal = requireNamespace(ctx.acl, request, namespace, ...capabilities);
-  return { query, namespace, principal };
+  writeNamespace(begin(ctx, request).namespace); // region first, then the namespace, then the token
+  return beginInNamespace(ctx, request, ...capabilities);
 }
 
 /**

@@ -11,6 +11,7 @@ import { registerJobReadRoutes } from './job-reads.js';
 import { registerJobWriteRoutes } from './job-writes.js';
 import { registerOpenApiRoute } from './openapi.js';
 import { registerStatusRoutes, rpcAddressOf } from './status.js';
+import { registerSystemRoutes } from './system.js';
 import { registerVolumeRoutes } from './volumes.js';
 
 export type { SchedulerCluster, SchedulerRouteContext } from './common.js';
@@ -33,4 +34,5 @@ export function registerSchedulerRoutes(app: FastifyInstance, ctx: SchedulerRout
   registerVolumeRoutes(app, ctx);
   registerStatusRoutes(app, ctx, ctx.rpcAddress ?? rpcAddressOf('127.0.0.1'));
   registerOpenApiRoute(app);
+  registerSystemRoutes(app, ctx);
 }

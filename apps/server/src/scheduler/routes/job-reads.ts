@@ -15,7 +15,7 @@ import {
 import { badRequest } from '../../http/errors.js';
 import { compileItemFilter } from '../../http/filter.js';
 import type { Principal } from '../acl/index.js';
-import type { Job, JobSummary, Store } from '../core/index.js';
+import type { Job, JobSummary, ReadonlyStore } from '../core/index.js';
 import { beginInNamespace, found, setNextToken, type SchedulerRouteContext } from './common.js';
 
 type Params = { job_id: string };
@@ -73,7 +73,7 @@ const itemCacheWithMeta = new WeakMap<Job, CachedItem>();
  * write; the ModifyIndex guards against an in-place change). The summary is looked up again only
  * when the summaries table has moved since the item was last checked.
  */
-function jobListItemJson(store: Store, job: Job, withMeta: boolean): string {
+function jobListItemJson(store: ReadonlyStore, job: Job, withMeta: boolean): string {
   const cache = withMeta ? itemCacheWithMeta : itemCache;
   const cached = cache.get(job);
   const summariesIndex = store.summaries.watch.current;

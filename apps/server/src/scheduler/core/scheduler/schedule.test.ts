@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import type { Allocation } from '../types.js';
-import { schedulerHarness } from './harness.js';
+import { schedulerHarness } from '../test/scheduler-harness.js';
 
 /** A service job with one group `web` of `count` mock tasks (100 MHz, 64 MB each). */
 const service = (

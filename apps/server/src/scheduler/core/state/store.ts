@@ -115,6 +115,9 @@ export interface Store {
   synced(index?: number): Promise<void> | undefined;
 }
 
+/** The store as the routes and the facade's users see it: reads, watches and events, no writes. */
+export type ReadonlyStore = Omit<Store, 'write' | 'dryRun' | 'derive'>;
+
 interface Pending {
   readonly tx: Txn;
   readonly writes: Map<TableName, Map<string, unknown>>;

@@ -3,10 +3,11 @@ import { readFileSync } from 'node:fs';
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
-import { ClusterError } from './errors.js';
-import { hclNesting, parseJobHcl } from './hcl.js';
+import { ClusterError } from '../errors.js';
+import { hclNesting } from './nesting.js';
+import { parseJobHcl } from './parse-job.js';
 
-const web = readFileSync(new URL('./test/fixtures/web.hcl', import.meta.url), 'utf8');
+const web = readFileSync(new URL('../test/fixtures/web.hcl', import.meta.url), 'utf8');
 const opts = { region: 'global' };
 
 async function rejection(p: Promise<unknown>): Promise<ClusterError> {
@@ -150,7 +151,7 @@ describe('parseJobHcl', () => {
 });
 
 describe('parseJobHcl with a parameterized batch job', () => {
-  const batch = readFileSync(new URL('./test/fixtures/batch.hcl', import.meta.url), 'utf8');
+  const batch = readFileSync(new URL('../test/fixtures/batch.hcl', import.meta.url), 'utf8');
 
   it('maps parameterized, reschedule, dispatch payload, templates, artifacts, logs, lifecycle and version constraints', async () => {
     const job = await parseJobHcl({ hcl: batch }, opts);

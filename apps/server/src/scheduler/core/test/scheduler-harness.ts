@@ -3,8 +3,8 @@ import { newEvaluation } from '../evals/factory.js';
 import { simulatedNode } from '../nodes/simulated.js';
 import { createStore, type Store } from '../state/store.js';
 import type { Allocation, Evaluation, Job, Node } from '../types.js';
-import type { SchedContext, SchedulePlan } from './plan.js';
-import { schedule } from './schedule.js';
+import type { SchedContext, SchedulePlan } from '../scheduler/plan.js';
+import { schedule } from '../scheduler/schedule.js';
 
 /** A state to run the scheduler on directly (tests): nodes, jobs and allocations written as given. */
 export interface Harness {

@@ -1,0 +1,105 @@
+import { canonicalize } from '../defaults.js';
+import { badRequest } from '../errors.js';
+import type { Job } from '../types.js';
+import { convertBody } from './convert.js';
+import { resolve, type Scope } from './expressions.js';
+import { isObj, type Obj } from './json.js';
+import { parseHcl, parseVarValue } from './parser.js';
+
+/** Input of the parse endpoint (already validated). */
+export interface ParseJobInput {
+  /** The job text in HCL2. */
+  readonly hcl: string;
+  /** Fill unset fields with defaults. @defaultValue false */
+  readonly canonicalize?: boolean;
+  /** Variables in var-file format (`name = "value"` lines, HCL2). @defaultValue '' */
+  readonly variables?: string;
+  /** Variables as key = value strings (like `-var` flags); they win over `variables`. */
+  readonly variableFlags?: Readonly<Record<string, string>>;
+  /** Use the legacy parser: not supported, always a 400. @defaultValue false */
+  readonly hclV1?: boolean;
+  /** Namespace of the request (used when the job names none). @defaultValue 'default' */
+  readonly namespace?: string;
+}
+
+/**
+ * Parses HCL2 job text into a Job with the reference HCL library (compiled to WebAssembly, through
+ * `@cdktf/hcl2json`), then maps blocks and attributes onto the Job's fields.
+ * @throws a 400 ClusterError with the parser's position (`job.hcl:3,7-8: ...`) for bad HCL, for
+ *   unknown variables, unsupported expressions and invalid durations, and for `hclV1`.
+ */
+export async function parseJobHcl(input: ParseJobInput, options: { region: string }): Promise<Job> {
+  if (input.hclV1)
+    throw badRequest(
+      'The HCLv1 (legacy) job parser is not supported by this server: submit the job in HCL2 with HCLv1 false.',
+    );
+  if (input.hcl.trim() === '') throw badRequest('JobHCL is empty: expected the text of a job file.');
+  const root = await parseHcl('job.hcl', input.hcl);
+  // Variables: defaults < var-file content < flags.
+  const declared: Obj = {};
+  const varBlocks = isObj(root['variable']) ? root['variable'] : {};
+  for (const [name, bodies] of Object.entries(varBlocks)) {
+    const body = Object.assign({}, ...(Array.isArray(bodies) ? bodies : [bodies]).filter(isObj)) as Obj;
+    declared[name] = body['default'];
+  }
+  const vars: Obj = { ...declared };
+  if (input.variables && input.variables.trim() !== '') {
+    const file = await parseHcl('variables.hcl', input.variables);
+    for (const [k, v] of Object.entries(file)) {
+      if (!(k in declared))
+        throw badRequest(
+          `Variable "${k}" set in Variables is not declared in the job: declare it with a variable block.`,
+        );
+      vars[k] = v;
+    }
+  }
+  for (const [k, v] of Object.entries(input.variableFlags ?? {})) {
+    if (!(k in declared))
+      throw badRequest(
+        `Variable "${k}" set in VariableFlags is not declared in the job: declare it with a variable block.`,
+      );
+    vars[k] = typeof declared[k] === 'number' || typeof declared[k] === 'boolean' ? parseVarValue(v) : v;
+  }
+  for (const [k, v] of Object.entries(vars))
+    if (v === undefined)
+      throw badRequest(
+        `Required variable "${k}" is not set: give it a default, or set it in Variables or VariableFlags.`,
+      );
+  const scope: Scope = { vars, locals: {} };
+  const localsBlocks = Array.isArray(root['locals'])
+    ? root['locals']
+    : isObj(root['locals'])
+      ? [root['locals']]
+      : [];
+  for (const l of localsBlocks.filter(isObj))
+    for (const [k, v] of Object.entries(l)) scope.locals[k] = resolve(v, scope, `locals.${k}`);
+
+  const jobs = isObj(root['job']) ? root['job'] : undefined;
+  const names = jobs ? Object.keys(jobs) : [];
+  if (!jobs || names.length === 0)
+    throw badRequest('The job file has no job block: expected job "<name>" { ... }.');
+  if (names.length > 1)
+    throw badRequest(
+      `The job file has ${names.length} job blocks (${names.map((n) => `"${n}"`).join(', ')}): expected exactly one.`,
+    );
+  const id = names[0] as string;
+  const bodies = jobs[id];
+  const bodyList = (Array.isArray(bodies) ? bodies : [bodies]).filter(isObj);
+  if (bodyList.length !== 1) throw badRequest(`The job "${id}" is defined more than once.`);
+  const body = resolve(bodyList[0], scope, `job["${id}"]`) as Obj;
+  if (body['task'] !== undefined)
+    throw badRequest(`Job "${id}" has a task outside of a group: put each task in a group block.`);
+  const converted = convertBody(body, 'job', `job["${id}"]`);
+  // At the job level the reschedule block is Reschedule, not ReschedulePolicy.
+  if (converted['ReschedulePolicy'] !== undefined) {
+    converted['Reschedule'] = converted['ReschedulePolicy'];
+    delete converted['ReschedulePolicy'];
+  }
+  const job: Obj = { ID: id, Name: id, ...converted };
+  if (typeof body['name'] === 'string') job['Name'] = body['name'];
+  if (job['Namespace'] === undefined && input.namespace !== undefined && input.namespace !== 'default')
+    job['Namespace'] = input.namespace;
+  if (input.canonicalize)
+    return canonicalize(job, { region: options.region, namespace: input.namespace ?? 'default' });
+  return job as unknown as Job;
+}
