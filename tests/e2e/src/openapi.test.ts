@@ -3,7 +3,8 @@
 // and each answer (status, media type, body, headers) must match what the description says. A
 // service's walk must cover every operation the description lists for it (the other methods of one
 // endpoint, ids `<id>_<method>`, are the same handler and count with it), so a new endpoint or
-// listener is covered by adding its calls.
+// listener is covered by adding its calls. The walks make tens of calls each: their time limits
+// leave room for a loaded machine.
 import { createClient, type SchedulerClient } from '@sked/scheduler-client';
 import { startServer } from '@sked/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -184,7 +185,7 @@ describe('the OpenAPI description against the real server', () => {
     const statuses = log.map((exchange) => exchange.status);
     expect(statuses).toEqual(expect.arrayContaining([200, 400, 404]));
     expect(coveredOf('scheduler')).toEqual(operationsOf('scheduler'));
-  });
+  }, 120_000);
 
   it('secrets service: every operation answers as described, errors as {"errors": [...]}', async () => {
     const log: RecordedExchange[] = [];
@@ -223,7 +224,7 @@ describe('the OpenAPI description against the real server', () => {
     expect(log.flatMap((exchange) => checker.problems(exchange))).toEqual([]);
     expect(log.map((exchange) => exchange.status)).toEqual(expect.arrayContaining([200, 204, 400, 403, 404]));
     expect(coveredOf('secrets')).toEqual(operationsOf('secrets'));
-  });
+  }, 60_000);
 
   it('mesh service: every operation answers as described, errors as plain text', async () => {
     const log: RecordedExchange[] = [];
@@ -266,5 +267,5 @@ describe('the OpenAPI description against the real server', () => {
     expect(log.flatMap((exchange) => checker.problems(exchange))).toEqual([]);
     expect(log.map((exchange) => exchange.status)).toEqual(expect.arrayContaining([200, 400, 404]));
     expect(coveredOf('mesh')).toEqual(operationsOf('mesh'));
-  });
+  }, 60_000);
 });

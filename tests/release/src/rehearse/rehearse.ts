@@ -132,7 +132,9 @@ export async function rehearseRelease(
     const packages: ReleasedPackage[] = [];
     for (const pkg of publishedPackages(work)) {
       const response = await fetch(`${registry.url}${pkg.name.replace('/', '%2f')}`);
-      const meta = response.ok ? ((await response.json()) as { versions?: Record<string, unknown> }) : {};
+      const meta = response.ok
+        ? ((await response.json()) as { versions?: Record<string, { dist?: { tarball?: string } }> })
+        : {};
       const changelogFile = join(pkg.dir, 'CHANGELOG.md');
       const changelog = existsSync(changelogFile) ? readFileSync(changelogFile, 'utf8') : '';
       let changelogPublished = false;
