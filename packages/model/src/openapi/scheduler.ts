@@ -387,7 +387,10 @@ const endpoints: EndpointSpec[] = [
     summary: 'Force a garbage collection of everything finished (empty answer; X-Svc-Index after it)',
     acl: 'management',
     responseHeaders: {
-      'X-Svc-Index': { description: 'The index after the collection.', schema: { type: 'integer', minimum: 1 } },
+      'X-Svc-Index': {
+        description: 'The index after the collection.',
+        schema: { type: 'integer', minimum: 1 },
+      },
     },
     errors: [],
   },
