@@ -5,6 +5,9 @@ import { Command, Option } from 'commander';
 import { allocCommand } from './commands/alloc.js';
 import { eventCommand } from './commands/event.js';
 import { filterCommand } from './commands/filter.js';
+import { ldapCommand } from './commands/ldap.js';
+import { loginCommands } from './commands/login.js';
+import { peeringCommand } from './commands/peering.js';
 import { readCommands } from './commands/job-read.js';
 import { submitCommands } from './commands/job-submit.js';
 import { writeCommands } from './commands/job-write.js';
@@ -64,6 +67,9 @@ export function createProgram(): Command {
   program.addCommand(volumeCommand());
   program.addCommand(eventCommand());
   program.addCommand(filterCommand());
+  for (const command of loginCommands()) program.addCommand(command);
+  program.addCommand(ldapCommand());
+  program.addCommand(peeringCommand());
   program.addCommand(
     new Command('version').description('Print the version of sked').action(() => console.log(VERSION)),
   );

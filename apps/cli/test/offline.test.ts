@@ -45,6 +45,17 @@ describe('the command tree', () => {
         'event stream',
         'filter check',
         'filter eval',
+        'login ldap',
+        'token lookup',
+        'ldap config read',
+        'ldap config write',
+        'ldap group list',
+        'ldap user delete',
+        'peering generate-token',
+        'peering establish',
+        'peering list',
+        'peering read',
+        'peering delete',
         'completion',
         'version',
       ]),
@@ -60,7 +71,7 @@ describe('the command tree', () => {
     command.configureOutput({ writeOut: (s) => (text += s) });
     command.outputHelp();
     expect(text).toMatch(/^Usage: sked /);
-    expect(text).toContain('Global Options:\n  --address <url>');
+    expect(text).toMatch(/Global Options:\n(.*\n)*? {2}--address <url>/);
     expect(text).toMatch(/\nExample:\n {2}\$ sked /);
   });
 
@@ -77,7 +88,12 @@ describe('the command tree', () => {
       };
       walk(program);
       await expect(
-        program.parseAsync([...path.split(' '), '--bogus'], { from: 'user' }),
+        program.parseAsync(
+          [...path.split(' '), ...(path === 'login ldap' ? ['-u', 'alice'] : []), '--bogus'],
+          {
+            from: 'user',
+          },
+        ),
       ).rejects.toMatchObject({
         code: 'commander.unknownOption',
         exitCode: 1,

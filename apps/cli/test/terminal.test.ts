@@ -43,9 +43,11 @@ describe.concurrent('on a terminal', () => {
       cols: 100,
       rows: 30,
     });
+    // The remote shell's prompt first, so what is typed is not mixed into it.
+    await term.waitFor(/[#$] ?$/);
     term.write('tty; stty size; echo mark-$((40+2))\r');
-    let screen = await term.waitFor('mark-42');
-    expect(screen).toMatch(/^\/dev\/pts\/\d+$/m);
+    let screen = await term.waitFor(/^mark-42$/m);
+    expect(screen).toMatch(/\/dev\/pts\/\d+$/m);
     expect(screen).toMatch(/^30 100$/m);
     term.resize(120, 50);
     // The resize reaches the remote terminal through a tty_size frame.
