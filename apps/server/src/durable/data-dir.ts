@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -119,6 +119,8 @@ export function openDataDir(dir: string): DataDir {
     );
   }
   lock(db, path);
+  // It holds the LDAP bind password and the mesh stream secrets: readable by this user only.
+  chmodSync(join(path, STATE_FILE), 0o600);
   let created: boolean;
   try {
     db.exec('PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 4000;');

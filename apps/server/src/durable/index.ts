@@ -8,7 +8,11 @@
 import { join } from 'node:path';
 
 import { DataDirError, FORMAT_VERSION, openDataDir, STATE_FILE, type DataDir } from './data-dir.js';
+import type { PeeringStore } from '../mesh/store.js';
+import type { SecretsStore } from '../secrets/store.js';
+import { createDurablePeeringStore } from './mesh-store.js';
 import { openSchedulerState, type SchedulerState } from './scheduler-state.js';
+import { createDurableSecretsStore } from './secrets-store.js';
 
 export { DataDirError, FORMAT_VERSION, openDataDir, STATE_FILE };
 export type { DataDir, SchedulerState };
@@ -22,6 +26,10 @@ export interface Durable {
   readonly taskRoot: string;
   /** The scheduling state's backend and what it restored. */
   readonly scheduler: SchedulerState;
+  /** The secrets service's store (configuration, users, groups, hashed tokens). */
+  readonly secrets: SecretsStore;
+  /** The mesh service's peering store. */
+  readonly mesh: PeeringStore;
   /** Writes what is pending and releases the data dir (its lock). */
   close(): void;
 }
@@ -36,12 +44,16 @@ export interface Durable {
 export function openDurable(dir: string, onFailure?: (error: Error) => void): Durable {
   const dataDir = openDataDir(dir);
   let scheduler: SchedulerState;
+  let secrets: SecretsStore;
+  let mesh: PeeringStore;
   try {
     scheduler = openSchedulerState(dataDir, onFailure);
+    secrets = createDurableSecretsStore(dataDir.db);
+    mesh = createDurablePeeringStore(dataDir.db);
   } catch (error) {
     dataDir.close();
     throw new DataDirError(
-      `the scheduling state in ${JSON.stringify(join(dataDir.path, STATE_FILE))} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      `the state in ${JSON.stringify(join(dataDir.path, STATE_FILE))} cannot be read: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   let closed = false;
@@ -49,6 +61,8 @@ export function openDurable(dir: string, onFailure?: (error: Error) => void): Du
     path: dataDir.path,
     taskRoot: join(dataDir.path, 'tasks'),
     scheduler,
+    secrets,
+    mesh,
     close() {
       if (closed) return;
       closed = true;

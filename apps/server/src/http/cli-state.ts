@@ -1,5 +1,4 @@
-import { parseDuration } from '../scheduler/core/internal/duration.js';
-import type { GcOptions } from '../scheduler/core/gc/collector.js';
+import { parseDuration, type GcOptions } from '../scheduler/core/index.js';
 import type { StartServerOptions } from './server.js';
 
 /** The `parseArgs` options of the durable-state and garbage-collection flags. */

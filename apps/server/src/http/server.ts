@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
   AclConfigError,
@@ -21,9 +20,9 @@ import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
 import { hostForUrl } from './listen.js';
-import { MESH_STATE_FILE, startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
+import { startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
 import { openDurable, type Durable } from '../durable/index.js';
-import type { GcOptions } from '../scheduler/core/gc/collector.js';
+import type { GcOptions } from '../scheduler/core/index.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
@@ -56,7 +55,7 @@ export interface StartServerOptions {
    * @defaultValue 8500, or 0 when `schedulerPort` is 0 (a caller asking for one free port wants free ports)
    */
   readonly meshPort?: number;
-  /** File keeping the mesh peerings across restarts. @defaultValue `<dataDir>/mesh-peerings.json`, or none (memory only) */
+  /** A JSON file keeping the mesh peerings instead. @defaultValue the data dir's database with `dataDir`, else none (memory only) */
   readonly meshStateFile?: string;
   /** How long a deleted peering stays readable, in milliseconds. @defaultValue 10000 */
   readonly meshCleanupMs?: number;
@@ -253,6 +252,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
       ...(options.secretsRootToken === undefined ? {} : { rootToken: options.secretsRootToken }),
       ...(options.ldapMount === undefined ? {} : { mount: options.ldapMount }),
+      ...(durable === undefined ? {} : { store: durable.secrets }),
     });
     const secretsListener = secrets;
     mesh = await startMeshListener({
@@ -263,8 +263,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       datacenter: options.datacenter ?? 'dc1',
       heartbeatMs: options.heartbeatMs ?? 10_000,
       maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
-      stateFile:
-        options.meshStateFile ?? (durable === undefined ? undefined : join(durable.path, MESH_STATE_FILE)),
+      stateFile: options.meshStateFile,
+      store: options.meshStateFile === undefined ? durable?.mesh : undefined,
       cleanupMs: options.meshCleanupMs,
     });
     const meshListener = mesh;

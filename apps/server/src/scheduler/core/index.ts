@@ -26,6 +26,8 @@ export type {
 } from './state/store.js';
 export { DELETED, jobKey, versionKey } from './state/store.js';
 export { TABLES } from './state/tables.js';
+export type { GcOptions } from './gc/collector.js';
+export { DEFAULT_GC } from './gc/collector.js';
 export type { DriverTaskEvent, TaskDriver, TaskHandle, TaskSink, TaskStartSpec } from './drivers/driver.js';
 export { normalizeSignal, SIGNAL_NUMBERS } from './drivers/driver.js';
 export type { MockConfig } from './drivers/mock.js';
