@@ -4,19 +4,17 @@
  * @internal
  * @packageDocumentation
  */
-import type { CollectionNode, Expression, MatchNode, MatchOperator } from './ast.js';
+import type { CollectionNode, Expression, MatchNode } from './ast.js';
 import { FilterEvaluationErrorCode } from './errors.js';
 import { goParseFloat, goParseInt } from './internal/go-strconv.js';
 import { flatten } from './internal/walk.js';
-import { canGenerate, generateMatch, generateSkeleton } from './codegen.js';
 import {
-  type Bound,
+  type AliasBound,
   compileAbsolutePath,
   compileGetter,
   compilePeek,
   type Context,
   type Frame,
-  type Getter,
   peekable,
   type Pred,
   type Scope,
@@ -26,14 +24,12 @@ import { elementShape } from './schema.js';
 import type { TypedSelector } from './typed.js';
 import {
   article,
-  contains,
-  equalTo,
   fail,
-  isEmpty,
-  isNil,
+  hasOwn,
   isObject,
   kindOf,
-  matches,
+  genericMatch,
+  intern,
   MISSING,
   NEGATED,
   RawValue,
@@ -72,13 +68,6 @@ export function siteOf(
 export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred {
   const typed = typedSelector(node.selector, scope, ctx);
   const number = numericConstant(node, typed);
-  if (peekable(node.selector, scope, ctx) && canGenerate()) {
-    // The generic closure is only needed for unusual data: build it on first use (compiles faster).
-    let slow: Pred | undefined;
-    const lazy: Pred = (root, env) => (slow ??= compileGenericMatch(node, scope, ctx, typed))(root, env);
-    const generated = generateMatch(node, lazy, number);
-    if (generated !== undefined) return generated;
-  }
   const site = siteOf(node, ctx, typed);
   const get = compileGetter(node.selector, scope, ctx, site, typed);
   const value = new RawValue(node.value?.raw ?? '');
@@ -86,40 +75,53 @@ export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred 
   const generic = genericMatch(node.operator, get, value, site);
   const peek = compilePeek(node.selector, scope, ctx);
   if (peek === undefined) return generic;
-  // Fast paths for the common cases; anything unusual falls back to the generic closure, which
-  // resolves again from the root (lookups are pure, so the answer is the same).
-  const floatOk = number.ok;
-  const floatValue = number.value;
+  // Fast paths for the common cases, the common case first; anything unusual falls back to the
+  // generic closure, which resolves again from the root (lookups are pure, so the answer is the same).
+  const k = intern(raw);
+  const numOk = number.ok;
+  const num = number.value;
   switch (node.operator) {
     case 'equal':
+    case 'not-equal': {
+      const eq = node.operator === 'equal';
+      const path = node.selector.path;
+      const head = path[0] as string;
+      if (path.length === 1) {
+        // The read inlined (no peek call): one closure call per clause.
+        return (root, env) => {
+          if (typeof root === 'object' && root !== null && !Array.isArray(root)) {
+            const v = (root as Record<string, unknown>)[head];
+            if (v === k) return eq;
+            if (typeof v === 'string') return !eq;
+            if (typeof v === 'number' && numOk) return (v === num) === eq;
+          }
+          return generic(root, env);
+        };
+      }
       return (root, env) => {
         const v = peek(root);
-        if (typeof v === 'string') return v === raw;
-        if (typeof v === 'number' && floatOk) return v === floatValue;
+        if (v === k) return eq;
+        if (typeof v === 'string') return !eq;
+        if (typeof v === 'number' && numOk) return (v === num) === eq;
+        if (v === MISSING) return !eq;
         return generic(root, env);
       };
-    case 'not-equal':
-      return (root, env) => {
-        const v = peek(root);
-        if (typeof v === 'string') return v !== raw;
-        if (typeof v === 'number' && floatOk) return v !== floatValue;
-        return generic(root, env);
-      };
+    }
     case 'in':
     case 'not-in': {
       const positive = node.operator === 'in';
       return (root, env) => {
         const v = peek(root);
-        if (typeof v === 'string') return v.includes(raw) === positive;
         if (Array.isArray(v)) {
           let i = 0;
           for (; i < v.length; i++) {
             const el: unknown = v[i];
+            if (el === k) return positive;
             if (typeof el !== 'string') break;
-            if (el === raw) return positive;
           }
           if (i === v.length) return !positive;
-        }
+        } else if (typeof v === 'string') return v.includes(raw) === positive;
+        else if (v === MISSING) return !positive;
         return generic(root, env);
       };
     }
@@ -127,6 +129,56 @@ export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred 
       return generic;
   }
 }
+
+/**
+ * `Field == a or Field == b ...` (or `!=` joined by `and`) on one directly readable selector, as one
+ * Set lookup for strings; anything else goes to the chain's own closures.
+ */
+function compileSetChain(parts: readonly MatchNode[], kind: 'and' | 'or', scope: Scope, ctx: Context): Pred {
+  const chain = parts.map((p) => compileMatch(p, scope, ctx));
+  const peek = compilePeek((parts[0] as MatchNode).selector, scope, ctx) as (root: unknown) => unknown;
+  const set = new Set(parts.map((p) => intern(p.value?.raw ?? '')));
+  const hit = kind === 'or';
+  const n = chain.length;
+  const slow: Pred = (root, env) => {
+    for (let i = 0; i < n; i++) if ((chain[i] as Pred)(root, env) === hit) return hit;
+    return !hit;
+  };
+  return (root, env) => {
+    const v = peek(root);
+    if (set.has(v as string)) return hit;
+    if (typeof v === 'string' || v === MISSING) return !hit;
+    return slow(root, env);
+  };
+}
+
+/** Compiles the operands of an and/or chain, grouping runs of `==` (or) / `!=` (and) on one field. */
+function compileParts(parts: readonly Expression[], kind: 'and' | 'or', scope: Scope, ctx: Context): Pred[] {
+  const op = kind === 'or' ? 'equal' : 'not-equal';
+  const out: Pred[] = [];
+  for (let i = 0; i < parts.length;) {
+    const p = parts[i] as Expression;
+    let j = i + 1;
+    if (p.kind === 'match' && p.operator === op && peekable(p.selector, scope, ctx)) {
+      const key = p.selector.path.join('\u0000');
+      while (j < parts.length) {
+        const q = parts[j] as Expression;
+        if (q.kind !== 'match' || q.operator !== op || q.selector.path.join('\u0000') !== key) break;
+        j++;
+      }
+    }
+    if (j - i >= SET_MIN) out.push(compileSetChain(parts.slice(i, j) as MatchNode[], kind, scope, ctx));
+    else {
+      j = i + 1;
+      out.push(compileExpr(p, scope, ctx));
+    }
+    i = j;
+  }
+  return out;
+}
+
+/** A run of this many `==` joined by `or` (or `!=` by `and`) on one field becomes one Set lookup. */
+const SET_MIN = 4;
 
 export function compileGenericMatch(
   node: MatchNode,
@@ -143,81 +195,18 @@ export function compileGenericMatch(
   );
 }
 
-export function genericMatch(operator: MatchOperator, get: Getter, value: RawValue, site: Site): Pred {
-  const raw = value.raw;
-  switch (operator) {
-    case 'equal':
-      return (root, env) => {
-        const v = get(root, env);
-        if (typeof v === 'string') return v === raw;
-        return v === MISSING ? false : equalTo(v, value, site);
-      };
-    case 'not-equal':
-      return (root, env) => {
-        const v = get(root, env);
-        if (typeof v === 'string') return v !== raw;
-        return v === MISSING ? true : !equalTo(v, value, site);
-      };
-    case 'in':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : contains(v, value, site);
-      };
-    case 'not-in':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : !contains(v, value, site);
-      };
-    case 'matches':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : matches(v, value, site);
-      };
-    case 'not-matches':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : !matches(v, value, site);
-      };
-    case 'is-empty':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : isEmpty(v, site);
-      };
-    case 'is-not-empty':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : !isEmpty(v, site);
-      };
-    case 'is-nil':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : isNil(v, site);
-      };
-    case 'is-not-nil':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : !isNil(v, site);
-      };
-  }
-}
-
-export function compileCollection(node: CollectionNode, scope: Scope, ctx: Context): Pred {
-  const typed = typedSelector(node.selector, scope, ctx);
-  const site = siteOf(node, ctx, typed);
-  const get = compileGetter(node.selector, scope, ctx, site, typed);
-  const absolute = compileAbsolutePath(node.selector, scope);
+/** The scope of a collection's body: its binding names (with typed mode's element chain). */
+export function bindingScope(
+  node: CollectionNode,
+  scope: Scope,
+  ctx: Context,
+  typed: TypedSelector | undefined,
+): { inner: Scope; firstName: string | null; secondName: string | null; duplicate: boolean } {
   const level = scope.level;
   const names = new Map(scope.names);
   const b = node.binding;
-  let firstName: string | null;
-  let secondName: string | null;
-  if (b.form === 'single') {
-    firstName = b.name;
-    secondName = null;
-  } else {
-    firstName = b.index;
-    secondName = b.value;
-  }
+  const firstName = b.form === 'single' ? b.name : b.index;
+  const secondName = b.form === 'single' ? null : b.value;
   const duplicate = firstName !== null && firstName === secondName;
   // Typed mode: element and value bindings continue the collection's chain with the element shape.
   const chain =
@@ -230,7 +219,18 @@ export function compileCollection(node: CollectionNode, scope: Scope, ctx: Conte
   if (firstName !== null)
     names.set(firstName, { level, slot: 'first', chain: aliasFirst ? chain : undefined });
   if (secondName !== null && !duplicate) names.set(secondName, { level, slot: 'second', chain });
-  const body = compileExpr(node.body, { names, level: level + 1 }, ctx);
+  return { inner: { names, level: level + 1 }, firstName, secondName, duplicate };
+}
+
+export function compileCollection(node: CollectionNode, scope: Scope, ctx: Context): Pred {
+  const typed = typedSelector(node.selector, scope, ctx);
+  const site = siteOf(node, ctx, typed);
+  const get = compileGetter(node.selector, scope, ctx, site, typed);
+  const absolute = compileAbsolutePath(node.selector, scope);
+  const level = scope.level;
+  const { inner, firstName, duplicate } = bindingScope(node, scope, ctx, typed);
+  const b = node.binding;
+  const body = compileExpr(node.body, inner, ctx);
   const single = b.form === 'single';
   const isAny = node.quantifier === 'any';
   const word = node.quantifier;
@@ -247,43 +247,62 @@ export function compileCollection(node: CollectionNode, scope: Scope, ctx: Conte
         `The selector ${site.selector} is ${article(kind)}, not an array or an object, so "${word}" cannot iterate over it.`,
       );
     }
-    const keys: readonly (string | number)[] = isArray
-      ? Array.from({ length: coll.length }, (_, i) => i)
-      : Object.keys(coll).filter((k) => (coll as Record<string, unknown>)[k] !== undefined);
-    if (keys.length === 0) return !isAny;
-    if (duplicate) {
-      fail(
-        site,
-        FilterEvaluationErrorCode.DuplicateBinding,
-        isArray ? 'array' : 'object',
-        `"${firstName}" cannot be used as the name of both the index and the value.`,
-      );
-    }
     const base = absolute(env);
     const frame: Frame = { first: undefined, second: undefined };
-    const inner: Frame[] = env.slice(0, level);
+    const inner: Frame[] = level === 0 ? [] : env.slice(0, level);
     inner[level] = frame;
-    for (const key of keys) {
-      const seg = String(key);
-      // Elements and values are aliases for their path; indexes and keys are plain values.
-      // A collection reached through unknownValue or a bound value has no path: fall back to its own.
-      const alias: Bound = { alias: base === undefined ? [seg] : [...base, seg] };
-      if (single) frame.first = isArray ? alias : { plain: seg };
-      else {
-        frame.first = isArray ? { plain: key as number } : { plain: seg };
-        frame.second = alias;
+    // Elements and values are aliases for their path; indexes and keys are plain values. One bound
+    // of each per evaluation, updated for each element. A collection reached through unknownValue or
+    // a bound value has no path: its aliases fall back to their own key.
+    const alias: AliasBound = { base, key: 0, value: undefined };
+    const plain = { plain: 0 as number | string };
+    if (single) frame.first = isArray ? alias : plain;
+    else {
+      frame.first = plain;
+      frame.second = alias;
+    }
+    const visit = (key: string | number, value: unknown): boolean => {
+      alias.key = key;
+      alias.value = value;
+      plain.plain = key;
+      return body(root, inner);
+    };
+    if (isArray) {
+      const n = coll.length;
+      if (n > 0 && duplicate) duplicateBinding(site, 'array', firstName);
+      for (let i = 0; i < n; i++) {
+        const value: unknown = coll[i];
+        if (visit(i, value === undefined ? null : value) === isAny) return isAny;
       }
-      const r = body(root, inner);
-      if (isAny ? r : !r) return isAny;
+      return !isAny;
+    }
+    const map = coll as Record<string, unknown>;
+    let seen = false;
+    for (const key in map) {
+      if (!hasOwn.call(map, key)) continue;
+      const value = map[key];
+      if (value === undefined) continue;
+      if (!seen && duplicate) duplicateBinding(site, 'object', firstName);
+      seen = true;
+      if (visit(key, value) === isAny) return isAny;
     }
     return !isAny;
   };
 }
 
+function duplicateBinding(site: Site, kind: 'array' | 'object', name: string | null): never {
+  return fail(
+    site,
+    FilterEvaluationErrorCode.DuplicateBinding,
+    kind,
+    `"${String(name)}" cannot be used as the name of both the index and the value.`,
+  );
+}
+
 export function compileClosures(node: Expression, scope: Scope, ctx: Context): Pred {
   switch (node.kind) {
     case 'or': {
-      const parts = flatten(node, 'or').map((n) => compileExpr(n, scope, ctx));
+      const parts = compileParts(flatten(node, 'or'), 'or', scope, ctx);
       if (parts.length === 2) {
         const [a, b] = parts as [Pred, Pred];
         return (root, env) => a(root, env) || b(root, env);
@@ -295,7 +314,7 @@ export function compileClosures(node: Expression, scope: Scope, ctx: Context): P
       };
     }
     case 'and': {
-      const parts = flatten(node, 'and').map((n) => compileExpr(n, scope, ctx));
+      const parts = compileParts(flatten(node, 'and'), 'and', scope, ctx);
       if (parts.length === 2) {
         const [a, b] = parts as [Pred, Pred];
         return (root, env) => a(root, env) && b(root, env);
@@ -329,5 +348,5 @@ export function compileClosures(node: Expression, scope: Scope, ctx: Context): P
 
 export function compileExpr(node: Expression, scope: Scope, ctx: Context): Pred {
   if (node.kind === 'match') return compileMatch(node, scope, ctx);
-  return generateSkeleton(node, (leaf) => compileExpr(leaf, scope, ctx)) ?? compileClosures(node, scope, ctx);
+  return compileClosures(node, scope, ctx);
 }

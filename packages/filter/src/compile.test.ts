@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { datumArb, expressionArb } from '../test/arbitraries.js';
+import { outcome } from '../test/outcome.js';
 import { referenceEvaluate } from '../test/reference.js';
 import type { Expression } from './ast.js';
 import { compileFilter, evaluateFilter, filterItems, setCodegen } from './compile.js';
@@ -418,16 +419,6 @@ describe('compileFilter: ASTs and options', () => {
 });
 
 describe('properties', () => {
-  const outcome = (f: () => boolean): Outcome => {
-    try {
-      return f();
-    } catch (e) {
-      if (FilterEvaluationError.is(e) || (e instanceof Error && e.constructor.name === 'RefError'))
-        return 'error';
-      throw e;
-    }
-  };
-
   test.prop([expressionArb, datumArb], { numRuns: 400 })(
     'the compiled predicate agrees with the reference evaluator',
     (ast, datum) => {

@@ -3,10 +3,13 @@ import { compileExpr } from './closures.js';
 import { type FilterDiagnostic, FilterSyntaxError, FilterSyntaxErrorCode } from './errors.js';
 import { compileRegex } from './internal/regex.js';
 import { walk } from './internal/walk.js';
-import { EMPTY_SCOPE, type Context, type Env } from './lookup.js';
+import { EMPTY_SCOPE, type Context } from './lookup.js';
 import { type CompileOptions, resolveLimits } from './options.js';
 import { parseFilter, sourceOf } from './parse.js';
 import { shapeOf } from './schema.js';
+
+import { canGenerate } from './codegen.js';
+import { generateFilter } from './generate.js';
 
 export { setCodegen } from './codegen.js';
 
@@ -171,9 +174,13 @@ export function compileFilter(textOrAst: string | Expression, options?: CompileO
     unknownValue: unknownSet ? options.unknownValue : undefined,
     schema: schema === undefined ? undefined : { root: schema, shape: shapeOf(schema, schema) },
   };
-  const pred = compileExpr(ast, EMPTY_SCOPE, ctx);
-  const env: Env = [];
-  return (datum) => pred(datum, env);
+  if (canGenerate()) {
+    const generated = generateFilter(ast, ctx);
+    if (generated !== undefined) return generated;
+  }
+  // The closures read `env` only below a collection, where it is their own: the top-level closure
+  // is the predicate itself (one call less per item).
+  return compileExpr(ast, EMPTY_SCOPE, ctx) as unknown as FilterPredicate;
 }
 
 /**

@@ -23,8 +23,24 @@ import {
   type Site,
 } from './values.js';
 
-/** A value bound by `as`: an alias for a path, or a plain index/key. */
-export type Bound = { readonly alias: readonly string[] } | { readonly plain: number | string };
+/**
+ * An element or value bound by `as`: an alias for its path (the collection's path and the key),
+ * with the value itself so that reading through it does not walk from the root again. Reused from
+ * one element to the next: the path is only built when an error or a nested collection needs it.
+ */
+export interface AliasBound {
+  readonly base: readonly string[] | undefined;
+  key: string | number;
+  value: unknown;
+}
+/** A value bound by `as`: an alias, or a plain index/key. */
+export type Bound = AliasBound | { plain: number | string };
+
+/** The absolute path of an alias. */
+export function aliasPath(b: AliasBound): readonly string[] {
+  const seg = String(b.key);
+  return b.base === undefined ? [seg] : [...b.base, seg];
+}
 /** One collection level's bindings at run time. */
 export interface Frame {
   first: Bound | undefined;
@@ -148,10 +164,24 @@ export function compileGetter(
   if (bound !== undefined) {
     const rest = path.slice(1);
     const { level, slot } = bound;
+    const next = rest[0] as string;
+    // Reads through the bound value directly when that is what walking from the root would give.
+    const direct = !ctx.unknownSet && rest.length <= 1 && (rest.length === 0 || !PROTOTYPE_NAMES.has(next));
     return (root, env) => {
       const b = (env[level] as Frame)[slot] as Bound;
-      if ('alias' in b)
-        return walkPath(root, rest.length === 0 ? b.alias : [...b.alias, ...rest], ctx, site, nulls);
+      if ('value' in b) {
+        const value = b.value;
+        if (direct && value !== null && value !== undefined) {
+          if (rest.length === 0) return value;
+          if (typeof value === 'object' && !Array.isArray(value) && !(value instanceof IntValue)) {
+            const v = (value as Record<string, unknown>)[next];
+            if (v === undefined) return MISSING; // a missing last key under an object (path of 2+ segments)
+            if (v !== null || nulls === undefined) return v;
+          }
+        }
+        const alias = aliasPath(b);
+        return walkPath(root, rest.length === 0 ? alias : [...alias, ...rest], ctx, site, nulls);
+      }
       if (rest.length > 0) {
         fail(
           site,
@@ -202,7 +232,10 @@ export function peekable(selector: SelectorNode, scope: Scope, ctx: Context): bo
   return true;
 }
 
-/** A quick read of a one- or two-segment unbound selector on plain objects; undefined means "use the full lookup". */
+/**
+ * A quick read of a one- or two-segment unbound selector on plain objects: the value, MISSING for a
+ * missing last key under an object, or undefined for "use the full lookup".
+ */
 export function compilePeek(
   selector: SelectorNode,
   scope: Scope,
@@ -223,9 +256,9 @@ export function compilePeek(
     return (root) => {
       if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
       const mid = (root as Record<string, unknown>)[head];
-      return typeof mid === 'object' && mid !== null && !Array.isArray(mid)
-        ? (mid as Record<string, unknown>)[second]
-        : undefined;
+      if (typeof mid !== 'object' || mid === null || Array.isArray(mid)) return undefined;
+      const v = (mid as Record<string, unknown>)[second];
+      return v === undefined ? MISSING : v; // a missing last key under an object
     };
   }
   return undefined;
@@ -242,6 +275,6 @@ export function compileAbsolutePath(
   const rest = path.slice(1);
   return (env) => {
     const b = (env[bound.level] as Frame)[bound.slot] as Bound;
-    return 'alias' in b ? [...b.alias, ...rest] : undefined;
+    return 'value' in b ? [...aliasPath(b), ...rest] : undefined;
   };
 }

@@ -3,6 +3,7 @@ import { Job, JobListStub } from '@sked/model';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { expressionArb } from '../test/arbitraries.js';
+import { outcome } from '../test/outcome.js';
 import { referenceEvaluate } from '../test/reference.js';
 import { substituteNulls, typedDatumArb } from '../test/schemas.js';
 import type { Expression } from './ast.js';
@@ -292,15 +293,6 @@ describe('createFilterCache', () => {
 });
 
 describe('typed mode: properties', () => {
-  const outcome = (f: () => boolean): Outcome => {
-    try {
-      return f();
-    } catch (e) {
-      if (FilterEvaluationError.is(e) || (e instanceof Error && e.constructor.name === 'RefError'))
-        return 'error';
-      throw e;
-    }
-  };
   /** Compiles in typed mode, or undefined when the expression names a field the schema does not allow. */
   const typed = (ast: Expression, schema: unknown): ((d: unknown) => boolean) | undefined => {
     try {

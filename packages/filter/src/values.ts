@@ -8,12 +8,21 @@ import type { MatchOperator, Span } from './ast.js';
 import { FilterEvaluationError, FilterEvaluationErrorCode, type ValueKind } from './errors.js';
 import { goParseBool, goParseFloat, goParseInt, type GoParse } from './internal/go-strconv.js';
 import { compileRegex, type CompiledRegex } from './internal/regex.js';
+import type { Getter, Pred } from './lookup.js';
 import { printSelector } from './print.js';
 
 /** Typed mode: what a `null` map field reads as (an empty map; `is nil` still sees it as nil). */
 export const NULL_MAP: Readonly<Record<string, unknown>> = Object.freeze({});
 /** Typed mode: what a `null` list field reads as (an empty list; `is nil` still sees it as nil). */
 export const NULL_LIST: readonly unknown[] = Object.freeze([]);
+
+/**
+ * The internalized copy of a string (property keys are internalized), so that comparing it with
+ * field values, which are often internalized too, is a pointer comparison, as with a literal.
+ */
+export function intern(s: string): string {
+  return Object.keys({ [s]: 0 })[0] ?? s;
+}
 
 /** Marks a missing last key under an object: the operator's default applies. */
 export const MISSING: unique symbol = Symbol('missing');
@@ -293,3 +302,62 @@ export const NEGATED: Readonly<Record<MatchOperator, MatchOperator>> = {
   'is-nil': 'is-not-nil',
   'is-not-nil': 'is-nil',
 };
+
+/** The closure of one operator over a getter: missing-key defaults, then the value semantics above. */
+export function genericMatch(operator: MatchOperator, get: Getter, value: RawValue, site: Site): Pred {
+  const raw = value.raw;
+  switch (operator) {
+    case 'equal':
+      return (root, env) => {
+        const v = get(root, env);
+        if (typeof v === 'string') return v === raw;
+        return v === MISSING ? false : equalTo(v, value, site);
+      };
+    case 'not-equal':
+      return (root, env) => {
+        const v = get(root, env);
+        if (typeof v === 'string') return v !== raw;
+        return v === MISSING ? true : !equalTo(v, value, site);
+      };
+    case 'in':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? false : contains(v, value, site);
+      };
+    case 'not-in':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? true : !contains(v, value, site);
+      };
+    case 'matches':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? false : matches(v, value, site);
+      };
+    case 'not-matches':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? true : !matches(v, value, site);
+      };
+    case 'is-empty':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? true : isEmpty(v, site);
+      };
+    case 'is-not-empty':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? false : !isEmpty(v, site);
+      };
+    case 'is-nil':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? true : isNil(v, site);
+      };
+    case 'is-not-nil':
+      return (root, env) => {
+        const v = get(root, env);
+        return v === MISSING ? false : !isNil(v, site);
+      };
+  }
+}

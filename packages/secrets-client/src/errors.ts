@@ -1,35 +1,11 @@
-const invalidRequestBrand = Symbol.for('@sked/secrets-client/InvalidRequestError');
-
 /**
- * Thrown before any request is sent when the input cannot be right: an empty or malformed name,
- * an unknown configuration parameter, a value of the wrong type, a password that is not a string.
+ * The error of input refused before any request: one class shared by every sked client, defined in
+ * `@sked/http`, so `InvalidRequestError.is` recognises it whichever client threw it.
  *
- * @since 0.1.0
+ * @remarks
+ * This client throws it for an empty, over-long or control-character name, a list item with a
+ * comma, an unknown configuration parameter or a value of the wrong type, a password that is not a
+ * string, and a malformed mount. Its message never quotes a configuration value (it could be
+ * `bindpass` or a private key), and `value` is left undefined.
  */
-export class InvalidRequestError extends Error {
-  /** Always `"InvalidRequestError"`. */
-  override readonly name = 'InvalidRequestError' as const;
-  /** The parameter at fault (for example `"name"`, `"password"` or `"config.starttls"`). */
-  readonly parameter: string;
-
-  /**
-   * Creates the error.
-   * @param message - A whole sentence saying what is wrong (never quoting a password).
-   * @param parameter - The parameter at fault.
-   */
-  constructor(message: string, parameter: string) {
-    super(message);
-    this.parameter = parameter;
-    Object.defineProperty(this, invalidRequestBrand, { value: true });
-  }
-
-  /**
-   * Tells whether a value is an {@link InvalidRequestError}, even one thrown by another copy of
-   * this package.
-   * @param value - Any value.
-   * @returns `true` when `value` is an {@link InvalidRequestError}.
-   */
-  static is(value: unknown): value is InvalidRequestError {
-    return typeof value === 'object' && value !== null && invalidRequestBrand in value;
-  }
-}
+export { InvalidRequestError } from '@sked/http';

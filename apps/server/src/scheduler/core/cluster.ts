@@ -27,6 +27,7 @@ import { createVersionWrites } from './jobs/versions.js';
 import { createNodeWrites, registerSimulatedNodes } from './nodes/writes.js';
 import { DEFAULT_TIMING, type ClusterOptions } from './options.js';
 import { resumeRestored } from './recover.js';
+import { deriveJobStatus } from './state/job-status.js';
 import { createStore } from './state/store.js';
 import { createTimers } from './timers.js';
 import { createVolumeWrites } from './volumes/writes.js';
@@ -57,6 +58,7 @@ function contextOf(options: ClusterOptions): CoreContext {
     ? { now: options.now, setTimeout: (fn, ms) => baseClock.setTimeout(fn, ms) }
     : baseClock;
   const store = createStore(options.persistence);
+  store.derive(deriveJobStatus);
   if (options.onEvents !== undefined) store.onEvents(options.onEvents);
   return {
     region: options.region ?? 'global',

@@ -5,7 +5,6 @@ import type { CoreContext } from '../context.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { clientTerminal } from '../internal/status.js';
 import { putAlloc } from '../state/events.js';
-import { refreshJob } from '../state/job-status.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, TaskState } from '../types.js';
@@ -70,7 +69,6 @@ export function createClientUpdate(ctx: CoreContext, deps: ClientUpdateDeps): Al
       a.ModifyTime = ctx.nowNs();
       putAlloc(tx, EventType.AllocationUpdated, a);
       if (!wasTerminal && clientTerminal(a)) finished(tx, a);
-      if (cur.ClientStatus !== a.ClientStatus) refreshJob(tx, a.Namespace, a.JobID);
       return a;
     });
 }

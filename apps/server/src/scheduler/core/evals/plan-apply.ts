@@ -4,7 +4,6 @@ import type { CoreContext } from '../context.js';
 import { iso } from '../internal/ids.js';
 import type { SchedulePlan } from '../scheduler/schedule.js';
 import { putAlloc, putDeployment } from '../state/events.js';
-import { refreshJob } from '../state/job-status.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, AllocMetric, Deployment, Evaluation, Job } from '../types.js';
@@ -153,6 +152,5 @@ export function createPlanApplier(
     applyClaims(tx, plan);
     if (plan.stop.length > 0) tx.after(queue.unblock);
     settleEval(tx, job, ev, plan);
-    refreshJob(tx, ev.Namespace, ev.JobID);
   };
 }

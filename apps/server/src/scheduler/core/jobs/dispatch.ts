@@ -3,7 +3,6 @@ import type { CoreContext } from '../context.js';
 import { canonicalize } from '../defaults.js';
 import { badRequest } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
-import { refreshJob } from '../state/job-status.js';
 import type { Txn } from '../state/store.js';
 import type { Job } from '../types.js';
 import { mustJob, upsertJob } from './upsert.js';
@@ -100,8 +99,6 @@ export function createDispatchJob(
       child.ParameterizedJob = pj;
       const stored = upsertJob(ctx, tx, child, undefined);
       const e = queue.makeEval(tx, stored, 'job-register');
-      refreshJob(tx, stored.Namespace, stored.ID);
-      refreshJob(tx, parent.Namespace, parent.ID);
       return {
         Index: tx.index,
         JobCreateIndex: stored.CreateIndex,

@@ -5,7 +5,6 @@ import { canonicalize } from '../defaults.js';
 import { badRequest } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { nextLaunch, parseCron } from '../internal/cron.js';
-import { refreshJob } from '../state/job-status.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Evaluation, Job } from '../types.js';
@@ -44,8 +43,6 @@ export function createPeriodic(ctx: CoreContext, queue: Pick<EvalQueue, 'makeEva
     );
     const stored = upsertJob(ctx, tx, child, undefined);
     const e = queue.makeEval(tx, stored, 'periodic-job');
-    refreshJob(tx, stored.Namespace, stored.ID);
-    refreshJob(tx, job.Namespace, job.ID);
     return e;
   };
 

@@ -7,7 +7,6 @@ import { badRequest } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { isParent } from '../internal/status.js';
 import { jobEvent, type JobEventType } from '../state/events.js';
-import { refreshJob } from '../state/job-status.js';
 import { jobKey, versionKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Job } from '../types.js';
@@ -60,7 +59,6 @@ export function createRegisterWrites(
         evalId = e.ID;
         evalIndex = tx.index;
       }
-      refreshJob(tx, stored.Namespace, stored.ID);
       if (stored.Periodic) tx.after(() => deps.armPeriodic(stored.Namespace, stored.ID));
       return {
         EvalID: evalId,
@@ -102,8 +100,6 @@ export function createRegisterWrites(
       JobModifyIndex: jmi,
     });
     if (input.noShutdownDelay) ctx.noShutdownDelay.add(e.ID);
-    if (!input.purge) refreshJob(tx, job.Namespace, job.ID);
-    if (job.ParentID) refreshJob(tx, job.Namespace, job.ParentID);
     if (job.Periodic) tx.after(() => deps.armPeriodic(job.Namespace, job.ID));
     return { EvalID: e.ID, EvalCreateIndex: tx.index, JobModifyIndex: jmi, Index: tx.index };
   };

@@ -4,7 +4,6 @@ import { diffJobs, type JobDiff } from '../diff.js';
 import { badRequest, notFound } from '../errors.js';
 import { isParent } from '../internal/status.js';
 import { putJob } from '../state/events.js';
-import { refreshJob } from '../state/job-status.js';
 import { versionKey } from '../state/keys.js';
 import type { JobWriteDeps } from './register.js';
 import { mustJob, upsertJob } from './upsert.js';
@@ -31,7 +30,6 @@ export function createVersionWrites(
       if (!target) throw versionNotFound(input.id, input.namespace, input.version);
       const stored = upsertJob(ctx, tx, { ...target, Status: job.Status }, job);
       const e = isParent(stored) ? undefined : deps.queue.makeEval(tx, stored, 'job-register');
-      refreshJob(tx, stored.Namespace, stored.ID);
       if (stored.Periodic) tx.after(() => deps.armPeriodic(stored.Namespace, stored.ID));
       return {
         EvalID: e?.ID ?? '',

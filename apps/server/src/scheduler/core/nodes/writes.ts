@@ -7,7 +7,6 @@ import type { EvalQueue } from '../evals/eval-queue.js';
 import { iso } from '../internal/ids.js';
 import { clientTerminal, isLive } from '../internal/status.js';
 import { nodeEvent, putAlloc, putNode } from '../state/events.js';
-import { refreshJob } from '../state/job-status.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, Node } from '../types.js';
@@ -72,19 +71,12 @@ export function createNodeWrites(
     ].slice(-10);
 
   /** Evaluates each job of `allocs` once (`trigger`, on node `nodeId`). */
-  const evaluateJobsOf = (
-    tx: Txn,
-    allocs: Iterable<Allocation>,
-    trigger: string,
-    nodeId: string,
-    refresh: boolean,
-  ): void => {
+  const evaluateJobsOf = (tx: Txn, allocs: Iterable<Allocation>, trigger: string, nodeId: string): void => {
     const jobs = new Map<string, Allocation>();
     for (const a of allocs) jobs.set(jobKey(a.Namespace, a.JobID), a);
     for (const a of jobs.values()) {
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
       if (job) queue.makeEval(tx, job, trigger, 0, { NodeID: nodeId });
-      if (refresh) refreshJob(tx, a.Namespace, a.JobID);
     }
   };
 
@@ -128,7 +120,7 @@ export function createNodeWrites(
           deps.abandonRun(a.ID);
         });
       }
-      evaluateJobsOf(tx, lost, 'node-update', n.ID, true);
+      evaluateJobsOf(tx, lost, 'node-update', n.ID);
       return { Index: tx.index };
     });
 
@@ -164,7 +156,7 @@ export function createNodeWrites(
         tx.after(() => deps.stopRun(a.ID, false));
         moved.push(a);
       }
-      evaluateJobsOf(tx, moved, 'node-drain', n.ID, false);
+      evaluateJobsOf(tx, moved, 'node-drain', n.ID);
       return { Index: tx.index };
     });
 

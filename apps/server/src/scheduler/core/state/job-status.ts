@@ -2,7 +2,7 @@ import { clientTerminal, isParent } from '../internal/status.js';
 import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
 import { putJob } from './events.js';
 import { jobKey, versionKey } from './keys.js';
-import type { Txn } from './store.js';
+import type { Deriver, Txn } from './store.js';
 
 const noAllocs = (): TaskGroupSummary => ({
   Queued: 0,
@@ -95,3 +95,26 @@ export function refreshJob(tx: Txn, namespace: string, id: string): void {
   if (!same) tx.put('summaries', summary);
   if (job.ParentID !== '' && (!same || status !== job.Status)) refreshJob(tx, namespace, job.ParentID);
 }
+
+/**
+ * The deriver that keeps every job's status and summary in step with the write: each job whose
+ * record, allocations or evaluations the write touched is refreshed before the commit (and its
+ * parent, also when the job itself was purged). No write site calls {@link refreshJob} by hand.
+ */
+export const deriveJobStatus: Deriver = (tx, changes) => {
+  const jobs = new Map<string, { namespace: string; id: string }>();
+  const note = (namespace: string, id: string): void => {
+    if (id !== '') jobs.set(jobKey(namespace, id), { namespace, id });
+  };
+  for (const c of changes.get('jobs')?.values() ?? []) {
+    const job = (c.after ?? c.before) as Job;
+    note(job.Namespace, job.ID);
+    if (c.after === undefined) note(job.Namespace, job.ParentID);
+  }
+  for (const table of ['allocs', 'evals'] as const)
+    for (const c of changes.get(table)?.values() ?? []) {
+      const item = (c.after ?? c.before) as Allocation | Evaluation;
+      note(item.Namespace, item.JobID);
+    }
+  for (const { namespace, id } of jobs.values()) refreshJob(tx, namespace, id);
+};

@@ -70,7 +70,13 @@ export interface ChangeSet {
 }
 
 /** Derives state that follows from a write (job status, summaries): runs inside every write, before commit. */
-export type Deriver = (tx: Txn, touched: ReadonlyMap<TableName, ReadonlySet<string>>) => void;
+export type Deriver = (tx: Txn, changes: ReadonlyMap<TableName, ReadonlyMap<string, Change>>) => void;
+
+/** One item a write touched: its committed value before the write and its value after (undefined: absent). */
+export interface Change {
+  readonly before: unknown;
+  readonly after: unknown;
+}
 
 /** The state store: tables, a global index and per-table watches. */
 export interface Store {
@@ -272,9 +278,14 @@ export function createStore(options: StoreOptions = {}): Store {
 
   const runDerivers = (p: Pending): void => {
     if (derivers.length === 0 || p.writes.size === 0) return;
-    const touched = new Map<TableName, ReadonlySet<string>>();
-    for (const [name, w] of p.writes) touched.set(name, new Set(w.keys()));
-    for (const d of derivers) d(p.tx, touched);
+    const changes = new Map<TableName, ReadonlyMap<string, Change>>();
+    for (const [name, w] of p.writes) {
+      const t = tables[name] as TableImpl<unknown>;
+      const m = new Map<string, Change>();
+      for (const [id, v] of w) m.set(id, { before: t.map.get(id), after: v === DELETED ? undefined : v });
+      changes.set(name, m);
+    }
+    for (const d of derivers) d(p.tx, changes);
   };
 
   return {

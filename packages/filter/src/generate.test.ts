@@ -1,0 +1,103 @@
+import { fc, test } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { datumArb, expressionArb, rawValues } from '../test/arbitraries.js';
+import { outcome } from '../test/outcome.js';
+import { referenceEvaluate } from '../test/reference.js';
+import type { Expression, MatchNode } from './ast.js';
+import { compileFilter, setCodegen } from './compile.js';
+
+type Outcome = boolean | 'error';
+const span = { start: 0, end: 0 };
+
+function both(ast: Expression, datum: unknown): [Outcome, Outcome, Outcome] {
+  const reference = outcome(() => referenceEvaluate(ast, datum));
+  const generated = outcome(() => compileFilter(ast)(datum));
+  setCodegen(false);
+  try {
+    return [reference, generated, outcome(() => compileFilter(ast)(datum))];
+  } finally {
+    setCodegen(undefined);
+  }
+}
+
+/** A chain of `==` (or) / `!=` (and) on one field, long enough to become a Set, mixed with other clauses. */
+const chainArb = fc
+  .tuple(
+    fc.constantFrom<readonly string[]>(['a'], ['Meta', 'x'], ['Meta', 'a'], ['in']),
+    fc.constantFrom('and' as const, 'or' as const),
+    fc.array(fc.constantFrom(...rawValues), { minLength: 1, maxLength: 12 }),
+    fc.option(expressionArb, { nil: undefined }),
+  )
+  .map(([path, kind, values, extra]): Expression => {
+    const operator = kind === 'or' ? 'equal' : 'not-equal';
+    const clauses: Expression[] = values.map((raw): MatchNode => ({
+      kind: 'match',
+      operator,
+      selector: { kind: 'selector', path, span },
+      value: { kind: 'value', raw, span },
+      span,
+    }));
+    if (extra !== undefined) clauses.push(extra);
+    return clauses.reduceRight((right, left) => ({ kind, left, right, span }));
+  });
+
+describe('generated and closure filters agree with the reference evaluator', () => {
+  for (const [name, arb] of [
+    ['runs of ==/!= on one field (Set lookups)', chainArb],
+    ['any expression', expressionArb],
+  ] as const) {
+    test.prop([arb, datumArb], { numRuns: 300 })(
+      `${name}, with and without code generation`,
+      (ast, datum) => {
+        const [reference, generated, closures] = both(ast, datum);
+        expect(generated).toBe(reference);
+        expect(closures).toBe(reference);
+      },
+    );
+  }
+
+  it.each<[string, unknown, Outcome]>([
+    // four nested loops: the innermost runs as a closure inside the generated ones
+    ['any a as x { any x as y { any y as z { any z as w { w == 1 } } } }', { a: [[[[0, 1]]]] }, true],
+    ['all a as x { all x as y { all y as z { all z as w { w == 1 } } } }', { a: [[[[0, 1]]]] }, false],
+    // keys, values and indexes of maps and arrays inside generated loops
+    ['any Meta as k, v { k == "owner" and v == "team-a" }', { Meta: { owner: 'team-a' } }, true],
+    ['any Meta as k { k == "owner" }', { Meta: { owner: 'x' } }, true],
+    ['any L as i, v { i == 1 and v == "b" }', { L: ['a', 'b'] }, true],
+    ['any L as x, x { x == 1 }', { L: [1] }, 'error'],
+    ['any L as x, x { x == 1 }', { L: [] }, false],
+    ['any L as e { e.Name == "web" and Name == "job" }', { Name: 'job', L: [{ Name: 'web' }] }, true],
+    ['all L as e { e.Missing == "x" }', { L: [{ Name: 'web' }] }, false],
+    ['all L as e { e.Missing != "x" }', { L: [{ Name: 'web' }] }, true],
+    ['any L as e { e.Name == 1 }', { L: [{ Name: 1 }, null] }, true],
+    ['any L as e { e.Name == 1 }', { L: [null, { Name: 1 }] }, 'error'],
+    [
+      'any Meta as _, v { v == "x" }',
+      { Meta: Object.assign(Object.create({ inherited: 'x' }), { own: 'y' }) },
+      false,
+    ],
+    ['"dc1" in L', { L: ['dc2', 1, 'dc1'] }, true],
+    ['"dc1" in L', { L: ['dc2', { x: 1 }, 'dc1'] }, 'error'],
+    ['"dc1" in L', { L: ['dc1', 1] }, true],
+    ['"b" in S', { S: 'abc' }, true],
+    ['Meta.nothere == "x" or Meta.nothere != "x"', { Meta: {} }, true],
+    ['Meta.nothere == "x"', { Meta: [] }, 'error'],
+    ['Name matches "("', { Name: 'x' }, 'error'],
+    ['Name matches "^w"', { Name: 'web' }, true],
+    ['Priority == 50 and Priority != "51"', { Priority: 50 }, true],
+    ['Priority == "5e1"', { Priority: 50 }, true],
+    ['Priority == abc', { Priority: 50 }, 'error'],
+    ['Flag == true', { Flag: true }, true],
+    ['L is empty and S is not empty and N is nil and M is not nil', { L: [], S: 'x', N: null, M: {} }, true],
+    ['Status == "running"', ['Status'], 'error'],
+    ['Status == "running"', 'running', 'error'],
+  ])('%s on %j -> %s', (text, datum, expected) => {
+    expect(outcome(() => compileFilter(text)(datum))).toBe(expected);
+    setCodegen(false);
+    try {
+      expect(outcome(() => compileFilter(text)(datum))).toBe(expected);
+    } finally {
+      setCodegen(undefined);
+    }
+  });
+});

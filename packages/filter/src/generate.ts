@@ -1,0 +1,343 @@
+/**
+ * Code generation (where `new Function` is allowed): the whole expression becomes ONE function, as
+ * close to a hand-written closure as the language allows. Each clause reads its field directly and
+ * decides on the common case (`v === "running"` first, the type check only when that fails); any
+ * other value goes to the clause's generic closure (or, inside `any`/`all`, the collection's), which
+ * answers or throws exactly as the reference does. Lookups are pure, so evaluating again from the
+ * root gives the same answer.
+ * @internal
+ * @packageDocumentation
+ */
+import type { CollectionNode, Expression, MatchNode, MatchOperator } from './ast.js';
+import { bindingScope, compileCollection, compileExpr, compileMatch, numericConstant } from './closures.js';
+import { cachedFactory } from './codegen.js';
+import { compileRegex } from './internal/regex.js';
+import { flatten } from './internal/walk.js';
+import { type Context, EMPTY_SCOPE, type Env, type Pred, type Scope, typedSelector } from './lookup.js';
+import { intern, NEGATED } from './values.js';
+
+const EMPTY_ENV: Env = Object.freeze([]);
+/** Most clauses generated into one function (larger filters use closures). */
+const MAX_CLAUSES = 256;
+/** Deepest `any`/`all` nesting generated inline (deeper ones run their generic closure). */
+const MAX_LOOPS = 3;
+/** An `or` of this many `==` (or an `and` of `!=`) on one field becomes one `Set` lookup. */
+const SET_MIN = 6;
+
+/** Answers of each operator on a missing last key under an object (FILTER.md section 3). */
+const MISSING_DEFAULT: Readonly<Record<MatchOperator, boolean>> = {
+  equal: false,
+  'not-equal': true,
+  in: false,
+  'not-in': true,
+  matches: false,
+  'not-matches': true,
+  'is-empty': true,
+  'is-not-empty': false,
+  'is-nil': true,
+  'is-not-nil': false,
+};
+
+/** Names objects and arrays inherit (a direct read of them would not be an own property). */
+const UNSAFE = new Set([...Object.getOwnPropertyNames(Object.prototype), 'length']);
+const SAFE_SEGMENT = /^[A-Za-z_$]/;
+
+interface Local {
+  /** `value`: an element or map value (an alias); `key`: a map key (a string); `index`: an array index. */
+  readonly kind: 'value' | 'key' | 'index';
+  readonly name: string;
+}
+
+interface Gen {
+  readonly ctx: Context;
+  readonly consts: unknown[];
+  clauses: number;
+  labels: number;
+}
+
+/** Where generated code stands: the closure scope (for typed checks) and the loop locals. */
+interface At {
+  readonly scope: Scope;
+  readonly locals: ReadonlyMap<string, Local>;
+  readonly loops: number;
+  /** Inside `any`/`all`: the statement that hands the outermost collection to its generic closure. */
+  readonly bail: string | undefined;
+}
+
+class GiveUp extends Error {}
+
+function konst(g: Gen, value: unknown): string {
+  g.consts.push(value);
+  return `k${g.consts.length - 1}`;
+}
+
+function lazy(make: () => Pred): Pred {
+  let p: Pred | undefined;
+  return (root, env) => (p ??= make())(root, env);
+}
+
+/** The statement that answers a clause its fast path cannot decide. */
+function slowMatch(g: Gen, at: At, node: MatchNode): string {
+  if (at.bail !== undefined) return at.bail;
+  return `t = ${konst(
+    g,
+    lazy(() => compileMatch(node, EMPTY_SCOPE, g.ctx)),
+  )}(r, E);`;
+}
+
+function key(segment: string): string {
+  return `[${JSON.stringify(segment)}]`;
+}
+
+/**
+ * Code that reads a selector into `v` and runs `then` on it, or `slow`; `miss` (if set) runs on a
+ * missing last key under an object. Undefined when the selector has no fast read.
+ */
+function read(
+  at: At,
+  path: readonly string[],
+  then: string,
+  slow: string,
+  miss: string | undefined,
+): string | undefined {
+  const head = path[0] as string;
+  const local = at.locals.get(head);
+  let base: string;
+  let rest: readonly string[];
+  if (local !== undefined) {
+    if (local.kind !== 'value')
+      return path.length === 1 && local.kind === 'key'
+        ? `v = ${local.name}; ${then} else { ${slow} }`
+        : undefined;
+    base = local.name;
+    rest = path.slice(1);
+  } else if (at.scope.names.has(head)) {
+    return undefined; // bound by a collection that is not generated inline
+  } else {
+    base = 'r';
+    rest = path;
+  }
+  if (rest.length > 2 || !rest.every((s) => SAFE_SEGMENT.test(s) && !UNSAFE.has(s))) return undefined;
+  if (rest.length === 0) return `v = ${base}; ${then} else { ${slow} }`;
+  // The root is checked once on entry; a bound value may be anything.
+  const guard = (x: string): string => `typeof ${x} === 'object' && ${x} !== null`;
+  // A missing key under an object reached in two or more segments takes the operator's default.
+  const canMiss = miss !== undefined && (rest.length === 2 || base !== 'r');
+  const missing = (o: string): string =>
+    canMiss ? ` else if (v === undefined && !Array.isArray(${o})) { ${miss} }` : '';
+  if (rest.length === 1) {
+    const load = `v = ${base}${key(rest[0] as string)};`;
+    const inner = `${load} ${then}${missing(base)} else { ${slow} }`;
+    return base === 'r' ? inner : `if (${guard(base)}) { ${inner} } else { ${slow} }`;
+  }
+  const mid = `m = ${base}${key(rest[0] as string)};`;
+  const outer = `${mid} if (${guard('m')}) { v = m${key(rest[1] as string)}; ${then}${missing('m')} else { ${slow} } } else { ${slow} }`;
+  return base === 'r' ? outer : `if (${guard(base)}) { ${outer} } else { ${slow} }`;
+}
+
+/** `if (...) {...} else if (...) {...}` deciding the operator on `v`; the caller appends the else. */
+function decide(g: Gen, node: MatchNode, number: { ok: boolean; value: number }): string | undefined {
+  const raw = node.value?.raw ?? '';
+  const K = konst(g, intern(raw));
+  switch (node.operator) {
+    case 'equal':
+    case 'not-equal': {
+      const eq = node.operator === 'equal';
+      const str = `if (v === ${K}) t = ${eq}; else if (typeof v === 'string') t = ${!eq};`;
+      if (!number.ok) return str;
+      const N = konst(g, number.value);
+      return `if (v === ${N}) t = ${eq}; else if (typeof v === 'number') t = ${!eq}; else ${str}`;
+    }
+    case 'in':
+    case 'not-in': {
+      const yes = node.operator === 'in';
+      return (
+        `if (Array.isArray(v)) { let f = 0; for (let i = 0; i < v.length; i++) { const el = v[i]; if (el === ${K}) { f = 1; break; } if (typeof el !== 'string') { f = 2; break; } } ` +
+        `if (f !== 2) t = f === ${yes ? 1 : 0}; else { SLOW } } ` +
+        `else if (typeof v === 'string') t = ${yes ? '' : '!'}v.includes(${K});`
+      );
+    }
+    case 'matches':
+    case 'not-matches': {
+      const re = compileRegex(raw);
+      if (!re.ok) return undefined; // reported by the generic closure when reached
+      return `if (typeof v === 'string') t = ${node.operator === 'matches' ? '' : '!'}${konst(g, re.test)}(v);`;
+    }
+    case 'is-empty':
+    case 'is-not-empty':
+      return `if (typeof v === 'string' || Array.isArray(v)) t = v.length ${node.operator === 'is-empty' ? '===' : '!=='} 0;`;
+    case 'is-nil':
+    case 'is-not-nil':
+      return `if (v === null) t = ${node.operator === 'is-nil'}; else if (typeof v === 'object' && v !== undefined) t = ${node.operator !== 'is-nil'};`;
+  }
+}
+
+function emitMatch(g: Gen, at: At, node: MatchNode): string {
+  g.clauses++;
+  const typed = typedSelector(node.selector, at.scope, g.ctx); // throws unknown-field
+  const slow = slowMatch(g, at, node);
+  if (g.ctx.unknownSet) return slow;
+  const decided = decide(g, node, numericConstant(node, typed));
+  if (decided === undefined) return slow;
+  const then = decided.replaceAll('SLOW', slow);
+  const code = read(at, node.selector.path, then, slow, `t = ${MISSING_DEFAULT[node.operator]};`);
+  return code ?? slow;
+}
+
+/** `Field == a or Field == b or ...` (or `!=` joined by `and`) on one selector, as one Set lookup. */
+function emitSet(g: Gen, at: At, group: readonly MatchNode[], kind: 'and' | 'or'): string {
+  g.clauses += group.length;
+  for (const m of group) typedSelector(m.selector, at.scope, g.ctx);
+  const set = konst(g, new Set(group.map((m) => intern(m.value?.raw ?? ''))));
+  const orNode = group.reduceRight<Expression | undefined>(
+    (right, left) => (right === undefined ? left : { kind, left, right, span: left.span }),
+    undefined,
+  ) as Expression;
+  const slow =
+    at.bail ??
+    `t = ${konst(
+      g,
+      lazy(() => compileExpr(orNode, EMPTY_SCOPE, g.ctx)),
+    )}(r, E);`;
+  const hit = kind === 'or';
+  const then = `if (${set}.has(v)) t = ${hit}; else if (typeof v === 'string') t = ${!hit};`;
+  return read(at, (group[0] as MatchNode).selector.path, then, slow, `t = ${!hit};`) ?? slow;
+}
+
+function sameField(a: Expression, b: MatchNode): boolean {
+  return (
+    a.kind === 'match' &&
+    a.operator === b.operator &&
+    a.selector.path.length === b.selector.path.length &&
+    a.selector.path.every((s, i) => s === b.selector.path[i])
+  );
+}
+
+function emitChain(g: Gen, at: At, node: Expression, kind: 'and' | 'or'): string {
+  const parts = flatten(node, kind);
+  const label = `L${g.labels++}`;
+  const stop = kind === 'and' ? `if (!t) break ${label};` : `if (t) break ${label};`;
+  const op: MatchOperator = kind === 'or' ? 'equal' : 'not-equal';
+  const out: string[] = [];
+  for (let i = 0; i < parts.length;) {
+    const p = parts[i] as Expression;
+    let j = i + 1;
+    if (p.kind === 'match' && p.operator === op && !g.ctx.unknownSet) {
+      while (j < parts.length && sameField(parts[j] as Expression, p)) j++;
+    }
+    out.push(j - i >= SET_MIN ? emitSet(g, at, parts.slice(i, j) as MatchNode[], kind) : emit(g, at, p));
+    if (j - i < SET_MIN) j = i + 1;
+    i = j;
+    if (i < parts.length) out.push(stop);
+  }
+  return `${label}: { ${out.join(' ')} }`;
+}
+
+function emitCollection(g: Gen, at: At, node: CollectionNode): string {
+  g.clauses++;
+  const typed = typedSelector(node.selector, at.scope, g.ctx);
+  const { inner, firstName, secondName, duplicate } = bindingScope(node, at.scope, g.ctx, typed);
+  const label = `L${g.labels++}`;
+  const outermost = at.bail === undefined;
+  const slow =
+    at.bail ??
+    `{ t = ${konst(
+      g,
+      lazy(() => compileCollection(node, EMPTY_SCOPE, g.ctx)),
+    )}(r, E); break ${label}; }`;
+  if (duplicate || at.loops >= MAX_LOOPS || g.ctx.unknownSet) {
+    compileExpr(node.body, inner, g.ctx); // checks the body's selectors against the schema
+    return outermost ? `${label}: ${slow}` : slow;
+  }
+  const n = at.loops;
+  const isAny = node.quantifier === 'any';
+  const stop = isAny ? `if (t) break ${label};` : `if (!t) break ${label};`;
+  const body = (locals: Map<string, Local>): string =>
+    emit(g, { scope: inner, locals, loops: n + 1, bail: slow }, node.body);
+  const withLocals = (pairs: [string | null, Local][]): Map<string, Local> => {
+    const locals = new Map(at.locals);
+    for (const [name] of pairs) if (name !== null) locals.delete(name);
+    for (const [name, local] of pairs) if (name !== null) locals.set(name, local);
+    return locals;
+  };
+  const x = `x${n}`;
+  const i = `i${n}`;
+  const k = `q${n}`;
+  const single = node.binding.form === 'single';
+  const arrayLocals = withLocals(
+    single
+      ? [[firstName, { kind: 'value', name: x }]]
+      : [
+          [firstName, { kind: 'index', name: i }],
+          [secondName, { kind: 'value', name: x }],
+        ],
+  );
+  const mapLocals = withLocals(
+    single
+      ? [[firstName, { kind: 'key', name: k }]]
+      : [
+          [firstName, { kind: 'key', name: k }],
+          [secondName, { kind: 'value', name: x }],
+        ],
+  );
+  const c = `c${n}`;
+  const loops =
+    `if (Array.isArray(${c})) { for (let ${i} = 0; ${i} < ${c}.length; ${i}++) { let ${x} = ${c}[${i}]; if (${x} === undefined) ${x} = null; ${body(arrayLocals)} ${stop} } t = ${!isAny}; } ` +
+    `else if (typeof ${c} === 'object' && ${c} !== null) { for (const ${k} in ${c}) { if (!HOP.call(${c}, ${k})) continue; const ${x} = ${c}[${k}]; if (${x} === undefined) continue; ${body(mapLocals)} ${stop} } t = ${!isAny}; } ` +
+    `else ${slow}`;
+  const then = `if (v !== undefined) { const ${c} = v; ${loops} }`;
+  const got = read(at, node.selector.path, then, slow, `t = ${!isAny};`);
+  return `${label}: { ${got ?? slow} }`;
+}
+
+function emit(g: Gen, at: At, node: Expression): string {
+  if (g.clauses > MAX_CLAUSES) throw new GiveUp();
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return emitChain(g, at, node, node.kind);
+    case 'not':
+      if (node.operand.kind === 'match') {
+        return emitMatch(g, at, { ...node.operand, operator: NEGATED[node.operand.operator] });
+      }
+      return `${emit(g, at, node.operand)} t = !t;`;
+    case 'match':
+      return emitMatch(g, at, node);
+    case 'collection':
+      return emitCollection(g, at, node);
+  }
+}
+
+type Factory = (...args: unknown[]) => (datum: unknown) => boolean;
+
+/**
+ * The whole filter as one generated function, or undefined when code generation is not allowed or
+ * the filter is too large (then closures are used).
+ * @throws FilterSyntaxError in typed mode for a selector the schema does not allow.
+ */
+export function generateFilter(ast: Expression, ctx: Context): ((datum: unknown) => boolean) | undefined {
+  const g: Gen = { ctx, consts: [], clauses: 0, labels: 0 };
+  let code: string;
+  try {
+    code = emit(g, { scope: EMPTY_SCOPE, locals: new Map(), loops: 0, bail: undefined }, ast);
+  } catch (e) {
+    if (e instanceof GiveUp) return undefined;
+    throw e;
+  }
+  const all = konst(
+    g,
+    lazy(() => compileExpr(ast, EMPTY_SCOPE, ctx)),
+  );
+  const names = g.consts.map((_, i) => `k${i}`);
+  const source =
+    `return function filter(r) { if (typeof r !== 'object' || r === null) return ${all}(r, E); ` +
+    `let t = false, v, m; ${code} return t; };`;
+  const factory = cachedFactory<Factory>(
+    source,
+    () =>
+      // oxlint-disable-next-line typescript/no-implied-eval -- generated from JSON-quoted keys and constants passed as parameters only
+      new Function('E', 'HOP', ...names, source) as Factory,
+  );
+  // oxlint-disable-next-line typescript/unbound-method -- called as HOP.call(object, key) in the generated code
+  return factory(EMPTY_ENV, Object.prototype.hasOwnProperty, ...g.consts);
+}
