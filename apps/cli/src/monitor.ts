@@ -98,7 +98,8 @@ export function deployedTable(deployment: Deployment): string {
   return table(['Task Group', 'Desired', 'Placed', 'Healthy', 'Unhealthy', 'Progress Deadline'], rows);
 }
 
-function deploymentBlock(deployment: Deployment): string {
+/** A deployment as `key = value` lines and its `Deployed` table. */
+export function deploymentBlock(deployment: Deployment): string {
   return [
     keyValues([
       ['ID', deployment.ID],

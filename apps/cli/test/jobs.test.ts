@@ -92,7 +92,9 @@ describe.concurrent('job status, dispatch, flags', () => {
     expect(result.stdout).toMatch(
       /Summary\nTask Group +Queued +Starting +Running +Failed +Complete +Lost\nweb +0 +0 +2 /,
     );
-    expect(result.stdout).toMatch(/Latest Deployment\nID {10}= [0-9a-f]{8}\nStatus {6}= successful/);
+    expect(result.stdout).toMatch(
+      /Latest Deployment\nID {10}= [0-9a-f-]{36}\nJob ID {6}= web\nJob Version = \d+\nStatus {6}= successful/,
+    );
     expect(result.stdout).toMatch(
       /Allocations\nID +Node ID +Task Group +Version +Desired +Status +Created +Modified\n[0-9a-f]{8} /,
     );

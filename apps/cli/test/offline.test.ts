@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -152,6 +152,35 @@ describe.concurrent('filter', () => {
     const syntax = await sked(['filter', 'eval', 'a =='], { input: '[]' });
     expect(syntax.code).toBe(1);
     expect(syntax.stderr).toContain('a ==\n    ^');
+  });
+});
+
+describe.concurrent('bad input', () => {
+  it('refuses an oversized file, a directory, and IDs that would reach another endpoint, before any request', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sked-big-'));
+    const big = join(dir, 'big.json');
+    await writeFile(big, '');
+    await truncate(big, 17 * 1024 * 1024);
+    const offline = { SKED_ADDR: 'http://127.0.0.1:9' };
+    const [tooBig, directory, dotdot, shortAlloc, stdinTooBig] = await Promise.all([
+      sked(['job', 'run', big], { env: offline }),
+      sked(['job', 'validate', dir], { env: offline }),
+      sked(['job', 'status', '..'], { env: offline }),
+      sked(['alloc', 'status', 'zz-not-hex'], { env: offline }),
+      sked(['filter', 'eval', 'a == 1'], { input: Buffer.alloc(17 * 1024 * 1024, 0x20), env: offline }),
+    ]);
+    expect(tooBig).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `Error: ${big} is 17825792 bytes, more than 16777216.\n`,
+    });
+    expect(directory.stderr).toBe(`Error: ${dir} is a directory, not a job file.\n`);
+    expect(dotdot.code).toBe(1);
+    expect(dotdot.stderr).toMatch(/^Error: .*"\.\."/);
+    expect(dotdot.stderr).not.toContain('no answer');
+    expect(shortAlloc.stderr).toContain('"zz-not-hex" is not an allocation ID or a prefix of one');
+    expect(stdinTooBig).toMatchObject({ code: 1, stdout: '' });
+    expect(stdinTooBig.stderr).toContain('on stdin is larger than 16777216 bytes');
   });
 });
 

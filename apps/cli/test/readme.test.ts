@@ -65,5 +65,5 @@ describe('the README tour', () => {
     expect(await readFile(join(dir, 'sked-completion.bash'), 'utf8')).toContain(
       'complete -F __sked_complete sked',
     );
-  });
+  }, 400_000);
 });

@@ -168,6 +168,12 @@ export const TaskEvent = Type.Object({
 /** A value matching the {@link TaskEvent} schema. */
 export type TaskEvent = Static<typeof TaskEvent>;
 
+/** A {@link TaskEvent} whose `Type` is narrowed to `T`: what {@link newTaskEvent} returns. */
+export type TaskEventOf<T extends string> = Omit<TaskEvent, 'Type'> & {
+  /** The event's type, as given to {@link newTaskEvent}. */
+  Type: T;
+};
+
 /**
  * Builds a complete {@link TaskEvent}: every field not given is `""`, 0 or `false`, as the service
  * reports fields that do not apply to an event's type.
@@ -187,7 +193,7 @@ export function newTaskEvent<T extends string = TaskEventType>(
   type: T,
   time: number,
   fields: Partial<Omit<TaskEvent, 'Type' | 'Time'>> = {},
-): Omit<TaskEvent, 'Type'> & { Type: T } {
+): TaskEventOf<T> {
   return {
     Type: type,
     Time: time,

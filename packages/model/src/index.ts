@@ -138,6 +138,7 @@ export {
   TaskState,
   TaskStateName,
 } from './allocation.js';
+export type { TaskEventOf } from './allocation.js';
 // Allocation request and response bodies
 export {
   AllocRestartRequest,
@@ -204,6 +205,9 @@ export {
 // Validation
 export { assertValid, formatProblems, matches, pointerToDotted, validate } from './validate.js';
 export type { AssertValidOptions, ValidateOptions, ValidationProblem, ValidationResult } from './validate.js';
+// OpenAPI description of the three APIs
+export { openApiDocument } from './openapi/document.js';
+export type { OpenApiDocument } from './openapi/document.js';
 // Canonicalization
 export { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js';
 export type { CanonicalizeJobOptions } from './canonicalize.js';

@@ -85,7 +85,9 @@ interface Waiter {
  * @example
  * ```ts
  * const jobsIndex = createIndexWatch(1);
- * const index = await jobsIndex.waitFor(1, { waitMs: parseWait('30s').ms, signal });
+ * const wait = parseWait('30s');
+ * if (!wait.ok) throw new Error(wait.message);
+ * const index = await jobsIndex.waitFor(1, { waitMs: wait.ms, signal });
  * // elsewhere, after a write:
  * jobsIndex.advance(2);
  * ```

@@ -66,7 +66,7 @@ export function generateReadmeModule(readme: string): string {
         `import { ${[...names].sort((a, b) => a.localeCompare(b)).join(', ')} } from '${module}';`,
     );
   return [
-    '// Generated from README.md by src/readme.test.ts; do not edit.',
+    '// Generated from README.md by src/readme-examples.test.ts; do not edit.',
     '// Regenerate: SKED_UPDATE_README=1 pnpm --filter @sked/secrets-client test',
     ...head,
     "import type { ReadmeContext } from './readme-generate.js';",

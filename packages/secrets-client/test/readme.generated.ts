@@ -1,4 +1,4 @@
-// Generated from README.md by src/readme.test.ts; do not edit.
+// Generated from README.md by src/readme-examples.test.ts; do not edit.
 // Regenerate: SKED_UPDATE_README=1 pnpm --filter @sked/secrets-client test
 import { ApiError, createSecretsClient, InvalidRequestError } from '../src/index.js';
 import type { ReadmeContext } from './readme-generate.js';

@@ -68,14 +68,8 @@ async function stop(command: Command): Promise<number> {
     const { data: alloc } = await ctx.client.allocations.read(allocId, { signal });
     const { data } = await ctx.client.allocations.stop(allocId, { signal });
     if (ctx.output.json) ctx.output.out(toJson(data));
-    const target = {
-      evalId: data.EvalID,
-      jobId: alloc.JobID,
-      namespace: alloc.Namespace,
-      index: data.Index,
-      followDeployment: false,
-    };
-    return follow(ctx, target, detach, signal);
+    const job = { ID: alloc.JobID, Namespace: alloc.Namespace };
+    return follow(ctx, { evalId: data.EvalID, index: data.Index }, job, { detach }, signal);
   });
 }
 

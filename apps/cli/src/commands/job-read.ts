@@ -1,11 +1,11 @@
-import type { Allocation, Deployment, Job, JobSummary } from '@sked/model';
+import type { Allocation, Job, JobSummary } from '@sked/model';
 import { Command } from 'commander';
 
 import { schedulerContext, type SchedulerContext } from '../context.js';
 import { formatJobDiff } from '../diff-format.js';
 import { CliError } from '../errors.js';
 import { handler, integer } from '../handler.js';
-import { deployedTable } from '../monitor.js';
+import { deploymentBlock } from '../monitor.js';
 import { ago, formatNanos, keyValues, short, table, toJson } from '../output.js';
 import { resolveJob } from '../resolve.js';
 
@@ -78,20 +78,6 @@ function jobHeader(job: Job): string {
   ]);
 }
 
-function deploymentSection(deployment: Deployment): string {
-  return [
-    'Latest Deployment',
-    keyValues([
-      ['ID', short(deployment.ID)],
-      ['Status', deployment.Status],
-      ['Description', deployment.StatusDescription],
-    ]),
-    '',
-    'Deployed',
-    deployedTable(deployment),
-  ].join('\n');
-}
-
 async function one(ctx: SchedulerContext, id: string): Promise<void> {
   const job = await resolveJob(ctx.client, id);
   const options = { namespace: job.Namespace };
@@ -120,7 +106,7 @@ async function one(ctx: SchedulerContext, id: string): Promise<void> {
   } else {
     sections.push(`Summary\n${summaryTable(summary.data)}`);
   }
-  if (deployment.data) sections.push(deploymentSection(deployment.data));
+  if (deployment.data) sections.push(`Latest Deployment\n${deploymentBlock(deployment.data)}`);
   const sorted = [...allocs.data].sort((a, b) => b.CreateIndex - a.CreateIndex);
   sections.push(`Allocations\n${sorted.length === 0 ? 'No allocations placed' : allocTable(sorted)}`);
   ctx.output.out(sections.join('\n\n'));

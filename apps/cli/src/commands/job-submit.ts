@@ -6,9 +6,9 @@ import { formatJobDiff } from '../diff-format.js';
 import { handler, integer } from '../handler.js';
 import { withInterrupt } from '../interrupt.js';
 import { readJobFile, type JobFile } from '../job-file.js';
-import { metricLines, monitor } from '../monitor.js';
+import { metricLines } from '../monitor.js';
 import { toJson } from '../output.js';
-import { createProgress } from '../progress.js';
+import { follow } from './job-write.js';
 
 function jobNamespace(file: JobFile, ctx: SchedulerContext): string {
   return ctx.globals.namespace ?? file.job.Namespace ?? ctx.namespace;
@@ -39,17 +39,12 @@ async function run(command: Command): Promise<number> {
       if (!ctx.output.json) ctx.output.out(`Job registration successful\nEvaluation ID: ${data.EvalID}`);
       return 0;
     }
-    const progress = createProgress(ctx.output.json ? process.stderr : process.stdout);
-    return monitor(
-      ctx.client,
-      {
-        evalId: data.EvalID,
-        jobId: file.job.ID,
-        namespace,
-        index: data.EvalCreateIndex,
-        followDeployment: true,
-      },
-      progress,
+    const job = { ID: file.job.ID, Namespace: namespace };
+    return follow(
+      ctx,
+      { evalId: data.EvalID, index: data.EvalCreateIndex },
+      job,
+      { followDeployment: true },
       signal,
     );
   });

@@ -9,18 +9,29 @@ import { keyValues, toJson } from '../output.js';
 import { createProgress } from '../progress.js';
 import { resolveJob } from '../resolve.js';
 
-/** Follows the evaluation a write created, unless `--detach` (then prints its ID). */
+/**
+ * Follows the evaluation a write created (then, with `followDeployment`, the deployment it
+ * started), unless `detach`: then prints the evaluation's ID and returns.
+ */
 export async function follow(
   ctx: SchedulerContext,
-  target: MonitorTarget,
-  detach: boolean | undefined,
+  written: { readonly evalId: string; readonly index: number },
+  job: { readonly ID: string; readonly Namespace: string },
+  options: { readonly followDeployment?: boolean; readonly detach?: boolean | undefined },
   signal: AbortSignal,
 ): Promise<number> {
-  if (target.evalId === '') return 0;
-  if (detach) {
-    if (!ctx.output.json) ctx.output.out(`Evaluation ID: ${target.evalId}`);
+  if (written.evalId === '') return 0;
+  if (options.detach) {
+    if (!ctx.output.json) ctx.output.out(`Evaluation ID: ${written.evalId}`);
     return 0;
   }
+  const target: MonitorTarget = {
+    evalId: written.evalId,
+    index: written.index,
+    jobId: job.ID,
+    namespace: job.Namespace,
+    followDeployment: options.followDeployment === true,
+  };
   return monitor(
     ctx.client,
     target,
@@ -41,14 +52,8 @@ async function revert(command: Command): Promise<number> {
       ...(opts.checkVersion === undefined ? {} : { enforcePriorVersion: opts.checkVersion }),
     });
     if (ctx.output.json) ctx.output.out(toJson(data));
-    const target = {
-      evalId: data.EvalID,
-      jobId: job.ID,
-      namespace: job.Namespace,
-      index: data.EvalCreateIndex,
-      followDeployment: true,
-    };
-    return follow(ctx, target, opts.detach, signal);
+    const written = { evalId: data.EvalID, index: data.EvalCreateIndex };
+    return follow(ctx, written, job, { followDeployment: true, detach: opts.detach }, signal);
   });
 }
 
@@ -81,15 +86,9 @@ async function dispatch(command: Command): Promise<number> {
           ['Evaluation ID', data.EvalID],
         ]),
       );
-    const target = {
-      evalId: data.EvalID,
-      jobId: data.DispatchedJobID,
-      namespace: job.Namespace,
-      index: data.EvalCreateIndex,
-      followDeployment: false,
-    };
     if (opts.detach) return 0;
-    return follow(ctx, target, false, signal);
+    const dispatched = { ID: data.DispatchedJobID, Namespace: job.Namespace };
+    return follow(ctx, { evalId: data.EvalID, index: data.EvalCreateIndex }, dispatched, {}, signal);
   });
 }
 
@@ -105,14 +104,13 @@ async function stop(command: Command): Promise<number> {
       ...(opts.purge ? { purge: true } : {}),
     });
     if (ctx.output.json) ctx.output.out(toJson(data));
-    const target = {
-      evalId: data.EvalID,
-      jobId: job.ID,
-      namespace: job.Namespace,
-      index: data.EvalCreateIndex,
-      followDeployment: false,
-    };
-    return follow(ctx, target, opts.detach, signal);
+    return follow(
+      ctx,
+      { evalId: data.EvalID, index: data.EvalCreateIndex },
+      job,
+      { detach: opts.detach },
+      signal,
+    );
   });
 }
 

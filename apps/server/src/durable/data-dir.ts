@@ -94,6 +94,8 @@ function checkFormat(db: DatabaseSync, path: string): boolean {
       `${JSON.stringify(join(path, STATE_FILE))} is not a sked-server state (storage format ${version})`,
     );
   }
+  // Pages freed by deletions (garbage collection) are given back to the file system in steps.
+  db.exec('PRAGMA auto_vacuum = INCREMENTAL');
   db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version = ${FORMAT_VERSION}; COMMIT;`);
   return true;
 }
@@ -123,7 +125,9 @@ export function openDataDir(dir: string): DataDir {
   chmodSync(join(path, STATE_FILE), 0o600);
   let created: boolean;
   try {
-    db.exec('PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 4000;');
+    db.exec(
+      'PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 4000; PRAGMA journal_size_limit = 67108864;',
+    );
     created = checkFormat(db, path);
   } catch (error) {
     db.close();

@@ -117,6 +117,7 @@ export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) 
   let failure: Error | undefined;
   let commits = 0;
   let changes = 0;
+  let deletes = 0;
 
   const flush = (): void => {
     scheduled = false;
@@ -130,8 +131,10 @@ export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) 
       db.exec('BEGIN');
       for (const [table, items] of writes) {
         for (const [id, value] of items) {
-          if (value === DELETED) del.run(table, id);
-          else put.run(table, id, JSON.stringify(value));
+          if (value === DELETED) {
+            del.run(table, id);
+            deletes++;
+          } else put.run(table, id, JSON.stringify(value));
         }
         setMeta.run(`table:${table}`, String(index));
       }
@@ -154,6 +157,15 @@ export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) 
     commits++;
     durableIndex = index;
     done?.resolve();
+    if (deletes >= 1000) {
+      // After a collection: give the freed pages back to the file system and empty the WAL.
+      deletes = 0;
+      try {
+        db.exec('PRAGMA incremental_vacuum; PRAGMA wal_checkpoint(TRUNCATE);');
+      } catch {
+        // space is reclaimed at the next attempt
+      }
+    }
   };
 
   return {

@@ -19,6 +19,7 @@ import type { SchedulerCluster } from '../scheduler/routes/common.js';
 import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
+import { hostForUrl } from './listen.js';
 import { startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
 import { openDurable, type Durable } from '../durable/index.js';
 import type { GcOptions } from '../scheduler/core/index.js';
@@ -163,10 +164,6 @@ function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAll
       };
     },
   };
-}
-
-function hostForUrl(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
 /**

@@ -1,9 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createMemoryPeeringStore, type PeeringSnapshot, type PeeringStore } from './store.js';
 
-/** Name of the mesh state file in a `--data-dir`. */
-export const MESH_STATE_FILE = 'mesh-peerings.json';
-
 /** A mesh state file that cannot be used; the message says why, never quoting a secret. */
 export class MeshStateError extends Error {
   /** Literal class name. */

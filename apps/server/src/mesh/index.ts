@@ -10,6 +10,6 @@ export type { MeshService, MeshServiceOptions } from './service.js';
 export { createMeshService } from './service.js';
 export type { PeeringDraft, PeeringRole, PeeringSnapshot, PeeringStore, StoredPeering } from './store.js';
 export { createMemoryPeeringStore } from './store.js';
-export { createFilePeeringStore, MESH_STATE_FILE, MeshStateError } from './file-store.js';
+export { createFilePeeringStore, MeshStateError } from './file-store.js';
 export type { PeeringTokenContent } from './token.js';
 export { decodeToken, encodeToken } from './token.js';

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp, DEFAULT_MAX_BODY } from '../http/app.js';
+import { gracefulClose, hostForUrl, listeningPort } from '../http/listen.js';
 import type { Acl } from '../scheduler/acl/index.js';
 import type { ExchangeLimits } from './dialer.js';
 import { createFilePeeringStore } from './file-store.js';
@@ -44,10 +45,6 @@ export interface MeshListener {
   close(): Promise<void>;
 }
 
-function hostForUrl(host: string): string {
-  return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-}
-
 /**
  * Starts the mesh service's listener: the peering API, and the endpoints peer servers call.
  * @param options - Listener, ACL, datacenter, heartbeat, state file.
@@ -83,26 +80,9 @@ export async function startMeshListener(options: MeshListenerOptions): Promise<M
     await app.close().catch(() => undefined);
     throw error;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const port = listeningPort(app, options.port);
   const dialHost =
     options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : hostForUrl(options.host);
   service.setAddresses([`${dialHost}:${port}`]);
-  let closed: Promise<void> | undefined;
-  return {
-    url: `http://${hostForUrl(options.host)}:${port}`,
-    app,
-    service,
-    close() {
-      closed ??= (async () => {
-        const force = setTimeout(() => app.server.closeAllConnections(), 2000);
-        try {
-          await app.close();
-        } finally {
-          clearTimeout(force);
-        }
-      })();
-      return closed;
-    },
-  };
+  return { url: `http://${hostForUrl(options.host)}:${port}`, app, service, close: gracefulClose(app) };
 }

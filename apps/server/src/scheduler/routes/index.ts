@@ -9,6 +9,7 @@ import { registerAllocationRoutes } from './allocations.js';
 import type { SchedulerRouteContext } from './common.js';
 import { registerJobReadRoutes } from './job-reads.js';
 import { registerJobWriteRoutes } from './job-writes.js';
+import { registerOpenApiRoute } from './openapi.js';
 import { registerStatusRoutes, rpcAddressOf } from './status.js';
 import { registerSystemRoutes } from './system.js';
 import { registerVolumeRoutes } from './volumes.js';
@@ -21,7 +22,8 @@ export { rpcAddressOf } from './status.js';
 export { volumeListItem } from './volumes.js';
 
 /**
- * Registers every job, allocation (but exec), volume and status endpoint.
+ * Registers every job, allocation (but exec), volume and status endpoint, and the OpenAPI
+ * description at `GET /v1/openapi.json`.
  * @param app - The fastify instance built by `createHttpApp`.
  * @param ctx - Cluster, ACL, region and shutdown signal.
  */
@@ -31,5 +33,6 @@ export function registerSchedulerRoutes(app: FastifyInstance, ctx: SchedulerRout
   registerAllocationRoutes(app, ctx);
   registerVolumeRoutes(app, ctx);
   registerStatusRoutes(app, ctx, ctx.rpcAddress ?? rpcAddressOf('127.0.0.1'));
+  registerOpenApiRoute(app);
   registerSystemRoutes(app, ctx);
 }

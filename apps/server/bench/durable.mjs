@@ -1,0 +1,209 @@
+// Benchmark of the durable state (`--data-dir`), run after `pnpm --filter @sked/server build`:
+//   node --expose-gc bench/durable.mjs [--amount 4000] [--connections 32] [--jobs 100000] [--rounds 2]
+// 1. Job registrations per second with --data-dir as a ratio to in-memory, measured in the same
+//    run (fresh servers, memory and durable alternated `rounds` times), 32 concurrent writers.
+// 2. Start-up of `sked-server --data-dir` holding 100,000 jobs: time to the ready line, beside the
+//    same start on an empty data dir.
+// 3. Memory of 100,000 stored jobs: live heap of the restored state per job.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { openDurable } from '../dist/durable/index.js';
+import { startServer } from '../dist/http/server.js';
+import { createCluster } from '../dist/scheduler/core/index.js';
+
+const { values } = parseArgs({
+  options: {
+    amount: { type: 'string', default: '4000' },
+    connections: { type: 'string', default: '32' },
+    jobs: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '2' },
+  },
+});
+const AMOUNT = Number(values.amount);
+const CONNECTIONS = Number(values.connections);
+const JOBS = Number(values.jobs);
+const ROUNDS = Number(values.rounds);
+const registerRequestFile = fileURLToPath(new URL('./register-request.cjs', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+const fmt = (n, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const tmp = () => mkdtempSync(join(os.tmpdir(), 'sked-bench-durable-'));
+
+// --- 1. registrations per second, durable vs memory ----------------------------------------------
+async function registrations(dataDir) {
+  const server = await startServer({
+    schedulerPort: 0,
+    secretsPort: 0,
+    meshPort: 0,
+    nodes: 3,
+    ...(dataDir ? { dataDir } : {}),
+  });
+  const started = performance.now();
+  const result = await new Promise((resolve, reject) =>
+    autocannon(
+      {
+        url: server.scheduler.url,
+        connections: CONNECTIONS,
+        pipelining: 1,
+        workers: 1,
+        amount: AMOUNT,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/jobs',
+            headers: { 'content-type': 'application/json' },
+            setupRequest: registerRequestFile,
+          },
+        ],
+      },
+      (error, r) => (error ? reject(error) : resolve(r)),
+    ),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`registration failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  await server.close();
+  return AMOUNT / seconds;
+}
+
+const memoryRates = [];
+const durableRates = [];
+for (let r = 0; r < ROUNDS; r++) {
+  memoryRates.push(await registrations(undefined));
+  const dir = tmp();
+  durableRates.push(await registrations(dir));
+  rmSync(dir, { recursive: true, force: true });
+}
+const sum = (list) => list.reduce((a, b) => a + b, 0);
+const ratio = sum(durableRates) / sum(memoryRates);
+
+// --- 2./3. a data dir holding JOBS jobs: start-up and memory -------------------------------------
+const bigDir = tmp();
+{
+  const durable = openDurable(bigDir);
+  const cluster = createCluster({
+    nodes: 3,
+    dataRoot: durable.taskRoot,
+    persistence: { backend: durable.scheduler },
+  });
+  const { jobBody } = await import(registerRequestFile);
+  for (let i = 0; i < JOBS; i += 1000) {
+    for (let k = i; k < Math.min(JOBS, i + 1000); k++)
+      cluster.registerJob({ job: JSON.parse(jobBody(k)).Job });
+    await new Promise((r) => setImmediate(r));
+  }
+  while (!cluster.idle()) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 100));
+  await cluster.close();
+  durable.close();
+}
+const dbBytes = statSync(join(bigDir, 'state.db')).size;
+
+function timeToReady(dir) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(
+      process.execPath,
+      [MAIN, '--scheduler-port', '0', '--secrets-port', '0', '--mesh-port', '0', '--data-dir', dir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    let ready;
+    child.stderr.on('data', (c) => (err += c));
+    child.stdout.on('data', (c) => {
+      out += c;
+      if (!/^scheduler listening on /m.test(out)) return;
+      if (ready !== undefined) return;
+      ready = performance.now() - started;
+      child.kill('SIGTERM');
+    });
+    child.once('exit', (code) =>
+      ready === undefined ? reject(new Error(`exited ${code} before ready: ${err}`)) : resolve(ready),
+    );
+  });
+}
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const bigStarts = [];
+const emptyStarts = [];
+for (let r = 0; r < 3; r++) {
+  const empty = tmp();
+  emptyStarts.push(await timeToReady(empty));
+  rmSync(empty, { recursive: true, force: true });
+  bigStarts.push(await timeToReady(bigDir));
+}
+
+// Memory: the live heap of the state restored from the big data dir, against an empty one.
+function heapWith(dir) {
+  globalThis.gc?.();
+  const before = process.memoryUsage().heapUsed;
+  const durable = openDurable(dir);
+  const cluster = createCluster({
+    nodes: 3,
+    dataRoot: durable.taskRoot,
+    persistence: { backend: durable.scheduler, restored: durable.scheduler.restored },
+  });
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const used = process.memoryUsage().heapUsed - before;
+  const jobs = cluster.store.jobs.size;
+  return {
+    used,
+    jobs,
+    close: async () => {
+      await cluster.close();
+      durable.close();
+    },
+  };
+}
+const emptyDir = tmp();
+const e = heapWith(emptyDir);
+await e.close();
+const b = heapWith(bigDir);
+const perJob = (b.used - e.used) / b.jobs;
+const storedJobs = b.jobs;
+await b.close();
+rmSync(bigDir, { recursive: true, force: true });
+rmSync(emptyDir, { recursive: true, force: true });
+
+const load = os
+  .loadavg()
+  .map((n) => n.toFixed(1))
+  .join(' ');
+console.log(
+  `\nNode ${process.version}, ${os.cpus().length} CPUs, load average at the end ${load}${globalThis.gc ? '' : ' (run with --expose-gc for the memory figure)'}\n`,
+);
+const rows = [
+  ['Measure', 'Result', 'Ratio / baseline', 'Target'],
+  [
+    `Job registrations/s, ${CONNECTIONS} concurrent writers (${AMOUNT} each run, ${ROUNDS} runs each)`,
+    `${fmt(sum(durableRates) / ROUNDS)}/s --data-dir vs ${fmt(sum(memoryRates) / ROUNDS)}/s memory`,
+    `${fmt(ratio, 2)} of in-memory`,
+    `>= 0.50 ${ratio >= 0.5 ? 'PASS' : 'FAIL'}`,
+  ],
+  [
+    `Start-up to the ready line, ${fmt(storedJobs)} stored jobs (state.db ${fmt(dbBytes / 1048576, 1)} MiB; median of 3)`,
+    `${fmt(median(bigStarts) / 1000, 2)} s`,
+    `empty data dir ${fmt(median(emptyStarts) / 1000, 2)} s`,
+    `<= 3 s ${median(bigStarts) <= 3000 ? 'PASS' : 'FAIL'}`,
+  ],
+  [
+    `Live heap of ${fmt(storedJobs)} restored jobs (job, version, summary, evaluation)`,
+    `${fmt(perJob / 1024, 2)} KiB per job`,
+    `${fmt((b.used - e.used) / 1048576, 1)} MiB in all`,
+    'stated (no target)',
+  ],
+];
+const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+for (const [i, r] of rows.entries()) {
+  console.log(`| ${r.map((c, k) => c.padEnd(widths[k])).join(' | ')} |`);
+  if (i === 0) console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
+}
+process.exit(0);

@@ -1,0 +1,450 @@
+/**
+ * The scheduling service's routing table for the OpenAPI description: every endpoint of spec
+ * documents 1 and 2, with the model's schemas for its bodies. Conventions (parameters, headers,
+ * errors) follow `design/BEHAVIOUR.md`.
+ *
+ * @packageDocumentation
+ */
+import {
+  AllocRestartRequest,
+  AllocSignalRequest,
+  AllocStopResponse,
+  EmptyResponse,
+} from '../alloc-requests.js';
+import { Allocation } from '../allocation.js';
+import { Deployment } from '../deployment.js';
+import { Evaluation } from '../evaluation.js';
+import { EventEnvelope } from '../event.js';
+import { ExecServerFrame } from '../exec.js';
+import { Job, JobListStub, JobSubmission, JobSummary } from '../job.js';
+import {
+  JobDeregisterResponse,
+  JobDispatchRequest,
+  JobDispatchResponse,
+  JobEvalResponse,
+  JobEvaluateRequest,
+  JobParseRequest,
+  JobParseResponse,
+  JobPeriodicForceResponse,
+  JobPlanRequest,
+  JobPlanResponse,
+  JobRegisterRequest,
+  JobRegisterResponse,
+  JobRevertRequest,
+  JobStabilityRequest,
+  JobStabilityResponse,
+  JobVersionsResponse,
+} from '../job-requests.js';
+import { CsiVolume, CsiVolumeListStub, CsiVolumeRegisterRequest, CsiVolumeWriteResponse } from '../volume.js';
+import Type from 'typebox';
+import type { EndpointSpec, QueryParameterSpec, ServiceSpec } from './types.js';
+
+const bool = (description: string): QueryParameterSpec => ({ description, schema: { type: 'boolean' } });
+const text = (description: string): QueryParameterSpec => ({ description, schema: { type: 'string' } });
+const int = (description: string): QueryParameterSpec => ({
+  description,
+  schema: { type: 'integer', minimum: 0 },
+});
+
+const parameters: Record<string, QueryParameterSpec> = {
+  namespace: text(
+    'Target namespace (default `default`); `*` on lists means every namespace the token may read.',
+  ),
+  region: text("Target region (default: the serving agent's region)."),
+  pretty: {
+    description: 'Indented JSON (present, or any value but `false`/`0`).',
+    schema: { type: 'string' },
+  },
+  stale: { description: 'Let any server answer the read.', schema: { type: 'string' } },
+  index: int('Blocking query: wait until the index of what is read passes this value.'),
+  wait: {
+    description:
+      'Longest blocking time, a duration such as `10s` or `5m` (default 5m, at most 10m, plus up to wait/16).',
+    schema: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h)$' },
+  },
+  filter: text(
+    'Filter expression, evaluated on the server against the whole stored object; not with `prefix`.',
+  ),
+  per_page: { description: 'Page size.', schema: { type: 'integer', minimum: 1 } },
+  next_token: text('The `X-Svc-NextToken` of the previous page.'),
+  reverse: bool('Reverse the order.'),
+  prefix: text('ID prefix (hex prefixes need an even number of characters); not with `filter`.'),
+  meta: bool("Add each job's Meta to the list items."),
+  all: bool('Include the allocations/deployments of an earlier job with the same ID.'),
+  diffs: bool('Fill Diffs with the structured diff between each version and the previous one.'),
+  version: int('The job version.'),
+  resources: bool('Include AllocatedResources.'),
+  task_states: bool('Include TaskStates (default true; `false` shrinks large answers).'),
+  type: text('Volume type: only `csi` is supported; omitted, the list is empty.'),
+  node_id: text('Node ID prefix (even number of hex characters).'),
+  plugin_id: text('Plugin ID prefix (even number of hex characters).'),
+  force: bool('Deregister at once, dropping the claims of terminal allocations.'),
+  node: text('The node to detach the volume from.'),
+  eval_priority: int('Overrides the priority of the evaluation.'),
+  global: bool('Stop a multi-region job in every region.'),
+  purge: bool('Remove the job at once instead of leaving it to garbage collection.'),
+  no_shutdown_delay: bool('Ignore the group and task shutdown_delay.'),
+  IdempotencyToken: text('Prevents more than one dispatch for the same token.'),
+  topic: {
+    description: '`Topic` or `Topic:key`, repeatable (default `*:*`).',
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+  command: text('JSON-encoded array of the command and its arguments.'),
+  task: text('The task to run the command in.'),
+  tty: bool('Allocate a terminal.'),
+  ws_handshake: bool('The first WebSocket frame carries the token (`{version: 1, auth_token}`).'),
+};
+
+const read = (
+  path: string,
+  operationId: string,
+  summary: string,
+  response: EndpointSpec['response'],
+  extra: Partial<EndpointSpec> = {},
+): EndpointSpec => ({
+  methods: ['get'],
+  path,
+  operationId,
+  summary,
+  response,
+  blocking: true,
+  acl: 'namespace:read-job',
+  errors: [404],
+  ...extra,
+});
+
+const write = (
+  path: string,
+  operationId: string,
+  summary: string,
+  body: EndpointSpec['body'],
+  response: EndpointSpec['response'],
+  extra: Partial<EndpointSpec> = {},
+): EndpointSpec => ({
+  methods: ['post', 'put'],
+  path,
+  operationId,
+  summary,
+  body,
+  response,
+  acl: 'namespace:submit-job',
+  errors: [404],
+  ...extra,
+});
+
+const endpoints: EndpointSpec[] = [
+  read('/v1/jobs', 'listJobs', 'List jobs', Type.Array(JobListStub), {
+    paginated: true,
+    query: ['meta'],
+    acl: 'namespace:list-jobs',
+    errors: [],
+  }),
+  write('/v1/jobs', 'createJob', 'Create (register) a job', JobRegisterRequest, JobRegisterResponse, {
+    errors: [],
+  }),
+  write('/v1/jobs/parse', 'parseJob', 'Parse a job file into a Job', JobParseRequest, JobParseResponse, {
+    acl: 'namespace:parse-job',
+    errors: [],
+  }),
+  read('/v1/job/{job_id}', 'readJob', 'Read a job', Job),
+  write(
+    '/v1/job/{job_id}',
+    'updateJob',
+    'Register a new version of a job',
+    JobRegisterRequest,
+    JobEvalResponse,
+  ),
+  {
+    methods: ['delete'],
+    path: '/v1/job/{job_id}',
+    operationId: 'stopJob',
+    summary: 'Stop (deregister) a job',
+    query: ['eval_priority', 'global', 'purge', 'no_shutdown_delay'],
+    response: JobDeregisterResponse,
+    acl: 'namespace:submit-job',
+    errors: [404],
+  },
+  read(
+    '/v1/job/{job_id}/submission',
+    'readJobSubmission',
+    'Read the source a job version was submitted with',
+    JobSubmission,
+    {
+      query: ['version'],
+      requiredQuery: ['version'],
+    },
+  ),
+  read(
+    '/v1/job/{job_id}/versions',
+    'listJobVersions',
+    'List the versions of a job, newest first',
+    JobVersionsResponse,
+    {
+      query: ['diffs'],
+    },
+  ),
+  read(
+    '/v1/job/{job_id}/allocations',
+    'listJobAllocations',
+    "List a job's allocations",
+    Type.Array(Allocation),
+    {
+      query: ['all'],
+    },
+  ),
+  read(
+    '/v1/job/{job_id}/evaluations',
+    'listJobEvaluations',
+    "List a job's evaluations",
+    Type.Array(Evaluation),
+  ),
+  read(
+    '/v1/job/{job_id}/deployments',
+    'listJobDeployments',
+    "List a job's deployments",
+    Type.Array(Deployment),
+    {
+      query: ['all'],
+    },
+  ),
+  read(
+    '/v1/job/{job_id}/deployment',
+    'readJobLatestDeployment',
+    "Read a job's most recent deployment (null when none)",
+    Type.Union([Deployment, Type.Null()]),
+  ),
+  read('/v1/job/{job_id}/summary', 'readJobSummary', "Read a job's summary", JobSummary),
+  write(
+    '/v1/job/{job_id}/plan',
+    'planJob',
+    'Dry-run the scheduler for a job',
+    JobPlanRequest,
+    JobPlanResponse,
+  ),
+  write(
+    '/v1/job/{job_id}/dispatch',
+    'dispatchJob',
+    'Dispatch an instance of a parameterized job',
+    JobDispatchRequest,
+    JobDispatchResponse,
+    {
+      query: ['IdempotencyToken'],
+      acl: 'namespace:dispatch-job',
+      bodyRequired: false,
+    },
+  ),
+  write(
+    '/v1/job/{job_id}/revert',
+    'revertJob',
+    'Revert a job to an older version',
+    JobRevertRequest,
+    JobEvalResponse,
+  ),
+  write(
+    '/v1/job/{job_id}/stable',
+    'setJobStability',
+    'Mark a job version stable or not',
+    JobStabilityRequest,
+    JobStabilityResponse,
+  ),
+  write(
+    '/v1/job/{job_id}/evaluate',
+    'evaluateJob',
+    'Force a new evaluation of a job',
+    JobEvaluateRequest,
+    JobEvalResponse,
+    {
+      bodyRequired: false,
+    },
+  ),
+  write(
+    '/v1/job/{job_id}/periodic/force',
+    'forcePeriodicJob',
+    'Launch a periodic job now',
+    undefined,
+    JobPeriodicForceResponse,
+    {
+      acl: 'namespace:dispatch-job or namespace:submit-job',
+    },
+  ),
+  read('/v1/allocations', 'listAllocations', 'List allocations', Type.Array(Allocation), {
+    paginated: true,
+    query: ['resources', 'task_states'],
+    errors: [],
+  }),
+  read('/v1/allocation/{alloc_id}', 'readAllocation', 'Read an allocation (full UUID)', Allocation),
+  write(
+    '/v1/allocation/{alloc_id}/stop',
+    'stopAllocation',
+    'Stop an allocation',
+    undefined,
+    AllocStopResponse,
+    {
+      acl: 'namespace:alloc-lifecycle',
+      query: ['no_shutdown_delay'],
+    },
+  ),
+  write(
+    '/v1/client/allocation/{alloc_id}/signal',
+    'signalAllocation',
+    "Send a signal to an allocation's tasks",
+    AllocSignalRequest,
+    EmptyResponse,
+    {
+      acl: 'namespace:alloc-lifecycle',
+    },
+  ),
+  write(
+    '/v1/client/allocation/{alloc_id}/restart',
+    'restartAllocation',
+    "Restart an allocation's tasks",
+    AllocRestartRequest,
+    EmptyResponse,
+    {
+      acl: 'namespace:alloc-lifecycle',
+      bodyRequired: false,
+    },
+  ),
+  {
+    methods: ['get'],
+    path: '/v1/client/allocation/{alloc_id}/exec',
+    operationId: 'execAllocation',
+    summary: 'Run a command in an allocation (WebSocket; frames as ExecClientFrame and ExecServerFrame)',
+    query: ['command', 'task', 'tty', 'ws_handshake'],
+    requiredQuery: ['command', 'task'],
+    response: ExecServerFrame,
+    status: 101,
+    transport: 'websocket',
+    acl: 'namespace:alloc-exec',
+    errors: [404],
+  },
+  read('/v1/volumes', 'listVolumes', 'List volumes', Type.Array(CsiVolumeListStub), {
+    paginated: true,
+    query: ['type', 'node_id', 'plugin_id'],
+    acl: 'namespace:csi-list-volume',
+    errors: [],
+  }),
+  read('/v1/volume/csi/{volume_id}', 'readVolume', 'Read a volume with its allocations', CsiVolume, {
+    acl: 'namespace:csi-read-volume',
+  }),
+  write(
+    '/v1/volume/csi/{volume_id}',
+    'registerVolume',
+    'Register an external volume',
+    CsiVolumeRegisterRequest,
+    CsiVolumeWriteResponse,
+    {
+      methods: ['put', 'post'],
+      acl: 'namespace:csi-write-volume',
+      errors: [],
+    },
+  ),
+  {
+    methods: ['delete'],
+    path: '/v1/volume/csi/{volume_id}',
+    operationId: 'deregisterVolume',
+    summary: 'Deregister a volume',
+    query: ['force'],
+    response: CsiVolumeWriteResponse,
+    acl: 'namespace:csi-write-volume',
+    errors: [404],
+  },
+  {
+    methods: ['delete'],
+    path: '/v1/volume/csi/{volume_id}/detach',
+    operationId: 'detachVolume',
+    summary: 'Detach a volume from a node',
+    query: ['node'],
+    requiredQuery: ['node'],
+    response: CsiVolumeWriteResponse,
+    acl: 'namespace:csi-write-volume',
+    errors: [404],
+  },
+  {
+    methods: ['get'],
+    path: '/v1/event/stream',
+    operationId: 'streamEvents',
+    summary:
+      'Follow the event stream (newline-delimited JSON: one EventEnvelope per line, `{}` for a heartbeat)',
+    query: ['index', 'topic'],
+    response: EventEnvelope,
+    transport: 'ndjson',
+    acl: 'per topic (see the spec)',
+    errors: [],
+  },
+  {
+    methods: ['get'],
+    path: '/v1/status/leader',
+    operationId: 'readLeader',
+    summary: 'The address of the leader',
+    response: Type.String(),
+    errors: [],
+  },
+  {
+    methods: ['put'],
+    path: '/v1/system/gc',
+    operationId: 'collectGarbage',
+    summary: 'Force a garbage collection of everything finished (empty answer; X-Svc-Index after it)',
+    acl: 'management',
+    responseHeaders: {
+      'X-Svc-Index': {
+        description: 'The index after the collection.',
+        schema: { type: 'integer', minimum: 1 },
+      },
+    },
+    errors: [],
+  },
+  {
+    methods: ['get'],
+    path: '/v1/openapi.json',
+    operationId: 'readOpenApi',
+    summary: 'This description (OpenAPI 3.1) of the three APIs',
+    response: Type.Object({ openapi: Type.String() }),
+    errors: [],
+  },
+  {
+    methods: ['get'],
+    path: '/v1/status/peers',
+    operationId: 'listPeers',
+    summary: 'The addresses of the servers',
+    response: Type.Array(Type.String()),
+    errors: [],
+  },
+];
+
+/** The scheduling service (default port 4646). */
+export const schedulerService: ServiceSpec = {
+  tag: 'scheduler',
+  description: 'The cluster workload scheduling service: jobs, allocations, volumes, events, exec.',
+  server: {
+    url: 'http://127.0.0.1:4646',
+    description: 'The scheduling service (sked-server --scheduler-port)',
+  },
+  security: ['svcToken', 'bearer'],
+  error: {
+    mediaType: 'text/plain',
+    schema: { type: 'string', description: 'The message, one sentence.' },
+    example: 'job not found',
+  },
+  readHeaders: {
+    'X-Svc-Index': {
+      description: 'Index of the state the answer reflects (at least 1).',
+      schema: { type: 'integer', minimum: 1 },
+    },
+    'X-Svc-LastContact': {
+      description: 'Milliseconds since the server last heard from the leader.',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    'X-Svc-KnownLeader': {
+      description: 'Whether a leader is known.',
+      schema: { type: 'string', enum: ['true', 'false'] },
+    },
+  },
+  nextTokenHeader: 'X-Svc-NextToken',
+  common: ['namespace', 'region', 'pretty'],
+  blockingQuery: ['index', 'wait', 'stale'],
+  pagingQuery: ['filter', 'per_page', 'next_token', 'reverse', 'prefix'],
+  parameters,
+  errors: [400, 403, 405, 413],
+  endpoints,
+};

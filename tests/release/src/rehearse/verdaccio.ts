@@ -1,0 +1,120 @@
+/**
+ * A throwaway private npm registry: verdaccio on a free loopback port, storage in a temporary
+ * directory, `@sked/*` served only from what is published to it (never proxied), everything else
+ * proxied from the npm registry the machine uses.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { killGroup } from '../run.ts';
+import { repoRoot } from '../workspace.ts';
+
+/** A running registry. */
+export interface Registry {
+  readonly url: string;
+  /** A token of a user created on it, for publishing. */
+  readonly token: string;
+  output(): string;
+  close(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function config(storage: string, uplink: string): string {
+  return [
+    `storage: ${storage}`,
+    'auth:',
+    '  htpasswd:',
+    `    file: ${join(storage, 'htpasswd')}`,
+    '    max_users: 10',
+    'uplinks:',
+    '  npmjs:',
+    `    url: ${uplink}`,
+    '    timeout: 60s',
+    'packages:',
+    "  '@sked/*':",
+    '    access: $all',
+    '    publish: $authenticated',
+    "  '**':",
+    '    access: $all',
+    '    publish: $authenticated',
+    '    proxy: npmjs',
+    'server:',
+    '  keepAliveTimeout: 60',
+    'log: { type: stdout, format: pretty, level: warn }',
+    'publish:',
+    '  allow_offline: true',
+    '',
+  ].join('\n');
+}
+
+/** Starts verdaccio in `dir` (its storage and config) and creates a user to publish with. */
+export async function startRegistry(dir: string, uplink: string, timeoutMs = 90_000): Promise<Registry> {
+  const storage = join(dir, 'storage');
+  mkdirSync(storage, { recursive: true });
+  const configFile = join(dir, 'config.yaml');
+  writeFileSync(configFile, config(storage, uplink));
+  const bin = join(repoRoot, 'tests/release/node_modules/verdaccio/bin/verdaccio');
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/`;
+    const child = spawn(process.execPath, [bin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+    let text = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const close = async (): Promise<void> => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      killGroup(child.pid, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    };
+    const deadline = Date.now() + timeoutMs;
+    let ready = false;
+    while (Date.now() < deadline && child.exitCode === null) {
+      try {
+        const response = await fetch(`${url}-/ping`);
+        if (response.ok) {
+          ready = true;
+          break;
+        }
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    if (!ready) {
+      await close();
+      // another process took the port between the probe and verdaccio's listen: try another
+      if (attempt < 3 && /EADDRINUSE/.test(text)) continue;
+      throw new Error(`verdaccio did not start on ${url}:\n${text}`);
+    }
+    const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'rehearsal', password: `pw-${process.pid}-${Date.now()}`, type: 'user' }),
+    });
+    const { token } = (await user.json()) as { token?: string };
+    if (!user.ok || token === undefined) {
+      await close();
+      throw new Error(`verdaccio refused to create the publishing user (${user.status}):\n${text}`);
+    }
+    return { url, token, output: () => text, close };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Starts the workspace's `sked-server` as a real process on free loopback ports, with every
+ * listener its `--help` offers (scheduler today; secrets and mesh as they land), and reads each
+ * listener's ready line `<service> listening on http://HOST:PORT`.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { killGroup } from './run.ts';
+import { repoRoot } from './workspace.ts';
+
+/** The server's entry point, built by `turbo run build`. */
+export const serverMain = join(repoRoot, 'apps/server/dist/main.js');
+
+/** The secrets service's root token the release checks start `sked-server` with. */
+export const secretsRootToken = `release-checks-root-${process.pid}`;
+
+/** A running `sked-server`. */
+export interface SkedServer {
+  /** Base URL of each listener by service name (`scheduler`, `secrets`, `mesh`). */
+  readonly urls: Readonly<Record<string, string>>;
+  /** Everything it printed so far (tokens included: tests only). */
+  output(): string;
+  close(): Promise<void>;
+}
+
+/** The listeners this build of `sked-server` has: each `--<service>-port` flag of its help. */
+export function serverListeners(): string[] {
+  const help = execFileSync(process.execPath, [serverMain, '--help'], { encoding: 'utf8' });
+  return [...help.matchAll(/--([a-z]+)-port\b/g)].map((match) => match[1] ?? '').filter(Boolean);
+}
+
+/**
+ * Starts `sked-server` with `--demo` and every listener on port 0, plus `extraArgs`; resolves once
+ * each listener printed its ready line.
+ */
+export async function startSkedServer(
+  extraArgs: readonly string[] = [],
+  timeoutMs = 60_000,
+): Promise<SkedServer> {
+  const listeners = serverListeners();
+  const token = listeners.includes('secrets') ? ['--secrets-root-token', secretsRootToken] : [];
+  const args = [
+    serverMain,
+    '--demo',
+    ...listeners.flatMap((name) => [`--${name}-port`, '0']),
+    ...token,
+    ...extraArgs,
+  ];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let text = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const close = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    killGroup(child.pid, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const urls: Record<string, string> = {};
+    for (const match of text.matchAll(/^([a-z]+) listening on (https?:\/\/\S+)$/gm)) {
+      urls[match[1] ?? ''] = match[2] ?? '';
+    }
+    if (listeners.every((name) => urls[name] !== undefined)) {
+      return { urls, output: () => text, close };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) {
+      await close();
+      throw new Error(`sked-server did not report every listener (${listeners.join(', ')}):\n${text}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
