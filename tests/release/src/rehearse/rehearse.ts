@@ -165,11 +165,20 @@ export async function rehearseRelease(
       JSON.stringify({ name: 'rehearsal-consumer', private: true, type: 'module' }),
     );
     const specs = packages.map((p) => `${p.name}@${p.after}`);
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
-      cwd: consumer,
-      env,
-      timeoutMs: 300_000,
-    });
+    // the registry proxies every other dependency from the upstream registry, and an upstream
+    // request that fails once is answered 404: try the install again before giving up
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], {
+          cwd: consumer,
+          env,
+          timeoutMs: 300_000,
+        });
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     const importer = packages
       .filter(
         (p) =>

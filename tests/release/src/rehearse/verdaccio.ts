@@ -42,6 +42,8 @@ function config(storage: string, uplink: string): string {
     '  npmjs:',
     `    url: ${uplink}`,
     '    timeout: 60s',
+    '    max_fails: 20',
+    '    fail_timeout: 1s',
     'packages:',
     "  '@sked/*':",
     '    access: $all',
