@@ -11,13 +11,7 @@ import type {
   Spread,
   SpreadInput,
 } from './constraint.js';
-import {
-  JobStatus,
-  JobType,
-  SchedulerJobType,
-  type Job,
-  type JobInput,
-} from './job.js';
+import { JobStatus, JobType, type Job, type JobInput, type SchedulerJobType } from './job.js';
 import type { NetworkResource, NetworkResourceInput, Port, PortInput } from './network.js';
 import type { MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 import type { TaskGroup, TaskGroupInput, VolumeRequest, VolumeRequestInput } from './task-group.js';
@@ -624,10 +618,7 @@ function canonicalizeScaling(
 
 /** The policy defaults of a job type; the `service` ones for a type outside {@link SchedulerJobType}. */
 function defaultsOf(type: string): JobTypePolicyDefaults {
-  return (
-    (JobTypeDefaults as Partial<Record<string, JobTypePolicyDefaults>>)[type] ??
-    JobTypeDefaults.service
-  );
+  return (JobTypeDefaults as Partial<Record<string, JobTypePolicyDefaults>>)[type] ?? JobTypeDefaults.service;
 }
 
 /** Copies `defaults`, replacing each key the input gives a value for; unknown input keys are dropped. */

@@ -292,7 +292,6 @@ export type Job = Static<typeof Job>;
  */
 export type SchedulerJob = Omit<Job, 'Type'> & { Type: SchedulerJobType };
 
-
 /**
  * A job as users submit it (register, plan, parse output): only `ID` is required, and in each task group
  * `Name`, in each task `Name` and `Driver`. Unknown fields are allowed and ignored.

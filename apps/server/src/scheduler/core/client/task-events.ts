@@ -1,4 +1,4 @@
-import { newTaskEvent, TaskEventType } from '@sked/model';
+import { newTaskEvent, type TaskEventType } from '@sked/model';
 
 import type { TaskEvent, TaskState } from '../types.js';
 

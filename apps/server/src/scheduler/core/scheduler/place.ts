@@ -1,4 +1,4 @@
-import { AllocClientStatus, AllocDesiredStatus, TaskStateName, type DeploymentStatus } from '@sked/model';
+import { AllocClientStatus, AllocDesiredStatus, TaskStateName } from '@sked/model';
 import { iso } from '../internal/ids.js';
 import type {
   Allocation,
