@@ -46,9 +46,9 @@ export type JobType = (typeof JobType)[keyof typeof JobType];
  *
  * @example
  * ```ts
- * import { SchedulerJobType, type Job } from '@sked/model';
+ * import { SchedulerJobType, type SchedulerJob } from '@sked/model';
  *
- * const perNode = (job: Job): boolean =>
+ * const perNode = (job: SchedulerJob): boolean =>
  *   job.Type === SchedulerJobType.System || job.Type === SchedulerJobType.SysBatch;
  * ```
  * @since 0.2.0
@@ -290,7 +290,10 @@ export type Job = Static<typeof Job>;
  * ```
  * @since 0.2.0
  */
-export type SchedulerJob = Omit<Job, 'Type'> & { Type: SchedulerJobType };
+export type SchedulerJob = Omit<Job, 'Type'> & {
+  /** Job type, `system` included. */
+  Type: SchedulerJobType;
+};
 
 /**
  * A job as users submit it (register, plan, parse output): only `ID` is required, and in each task group
