@@ -104,6 +104,7 @@ export { AllocationMetric, EvalStatus, EvalTriggeredBy, Evaluation } from './eva
 export { Deployment, DeploymentState, DeploymentStatus } from './deployment.js';
 // Job diffs
 export { DiffType, FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff } from './job-diff.js';
+export { diffJobs } from './diff-jobs.js';
 // Job request and response bodies
 export {
   DesiredUpdates,

@@ -1,4 +1,4 @@
-import type { JobDiff } from './diff.js';
+import type { JobDiff } from '@sked/model';
 import type { ParseJobInput } from './hcl/parse-job.js';
 import type { ReadonlyStore } from './state/store.js';
 import type { AllocMetric, EventBatch, Evaluation, Job } from './types.js';

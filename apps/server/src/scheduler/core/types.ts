@@ -9,20 +9,26 @@
  */
 
 import type {
-  AllocClientStatus,
-  AllocDesiredStatus,
+  AllocationMetric,
+  Allocation as ModelAllocation,
+  AllocResources as ModelAllocResources,
+  CsiVolume as ModelCsiVolume,
   Deployment as ModelDeployment,
-  DeploymentStatus,
-  EvalStatus,
-  EvalTriggeredBy,
+  JobSubmission,
+  DriverInfo,
+  Evaluation as ModelEvaluation,
   EventTopic,
   EventType,
-  NodeSchedulingEligibility,
-  NodeStatus,
+  JobSummary as ModelJobSummary,
+  Node as ModelNode,
+  NodeEvent,
+  NodeLegacyResources,
+  NodeResources,
+  RescheduleEvent,
   SchedulerJob,
   TaskEvent as ModelTaskEvent,
-  TaskStateName,
-  Evaluation as ModelEvaluation,
+  TaskGroupSummary as ModelTaskGroupSummary,
+  TaskState as ModelTaskState,
 } from '@sked/model';
 
 export type {
@@ -49,74 +55,38 @@ export type Job = SchedulerJob & {
   DispatchIdempotencyToken: string;
 };
 
-/** Per task group counts of a JobSummary. */
-export interface TaskGroupSummary {
-  Queued: number;
-  Complete: number;
-  Failed: number;
-  Running: number;
-  Starting: number;
-  Lost: number;
-  Unknown: number;
-}
+export type { JobSubmission };
 
-/** A job's summary. */
-export interface JobSummary {
-  JobID: string;
-  Namespace: string;
-  Summary: Record<string, TaskGroupSummary>;
-  Children: { Pending: number; Running: number; Dead: number };
-  CreateIndex: number;
-  ModifyIndex: number;
-}
+/** Per task group counts of a JobSummary: the model's, with `Unknown` always counted. */
+export type TaskGroupSummary = Required<ModelTaskGroupSummary>;
 
-/** The original source of a job version. */
-export interface JobSubmission {
-  Format: string;
-  JobIndex: number;
-  JobID: string;
-  Namespace: string;
-  Source: string;
-  VariableFlags: Record<string, string> | null;
-  Variables: string;
-  Version: number;
-}
-
-/** Why and how allocations failed to place, per task group. */
-export interface AllocMetric {
-  NodesEvaluated: number;
-  NodesFiltered: number;
-  NodesInPool: number;
-  NodesAvailable: Record<string, number>;
-  ClassFiltered: Record<string, number> | null;
-  ConstraintFiltered: Record<string, number> | null;
-  NodesExhausted: number;
-  ClassExhausted: Record<string, number> | null;
-  DimensionExhausted: Record<string, number> | null;
-  QuotaExhausted: string[] | null;
-  ResourcesExhausted: Record<string, unknown> | null;
-  Scores: Record<string, number> | null;
-  ScoreMetaData: unknown[] | null;
-  AllocationTime: number;
-  CoalescedFailures: number;
-}
+/** A job's summary: the model's, with every group's counts complete. */
+export type JobSummary = Omit<ModelJobSummary, 'Summary'> & { Summary: Record<string, TaskGroupSummary> };
 
 /**
- * An evaluation as stored: the model's Evaluation with free trigger and status strings, this
- * server's placement metrics, and the fields the model leaves out (WaitUntil, RelatedEvals, LeaderACL).
+ * Placement metrics: the model's AllocationMetric, plus three fields the service reports that this
+ * server fills with `null` (quotas, resource exhaustion details, score metadata).
  */
-export interface Evaluation extends Omit<ModelEvaluation, 'TriggeredBy' | 'Status' | 'FailedTGAllocs'> {
-  TriggeredBy: EvalTriggeredBy;
-  Status: EvalStatus;
+export type AllocMetric = Omit<AllocationMetric, 'NodesAvailable'> & {
+  NodesAvailable: Record<string, number>;
+  QuotaExhausted: string[] | null;
+  ResourcesExhausted: Record<string, unknown> | null;
+  ScoreMetaData: unknown[] | null;
+};
+
+/**
+ * An evaluation as stored: the model's Evaluation with this server's placement metrics, and the
+ * fields the model leaves out (WaitUntil, RelatedEvals, LeaderACL).
+ */
+export interface Evaluation extends Omit<ModelEvaluation, 'FailedTGAllocs'> {
   FailedTGAllocs: Record<string, AllocMetric> | null;
   WaitUntil: string | null;
   RelatedEvals: unknown[] | null;
   LeaderACL: string;
 }
 
-/** A deployment as stored: the model's Deployment with a free status string and its creation and change times. */
-export interface Deployment extends Omit<ModelDeployment, 'Status'> {
-  Status: DeploymentStatus;
+/** A deployment as stored: the model's Deployment with its creation and change times. */
+export interface Deployment extends ModelDeployment {
   CreateTime: number;
   ModifyTime: number;
 }
@@ -126,139 +96,72 @@ export interface TaskEvent extends ModelTaskEvent {
   GenericSource: string;
 }
 
-/** The observed state of one task. */
-export interface TaskState {
-  State: TaskStateName;
-  Failed: boolean;
-  Restarts: number;
-  LastRestart: string | null;
-  StartedAt: string | null;
-  FinishedAt: string | null;
-  Events: TaskEvent[];
-}
+/** The observed state of one task: the model's, with its events always a list. */
+export type TaskState = Omit<ModelTaskState, 'Events'> & { Events: TaskEvent[] };
 
-/** One reschedule of an allocation. */
-export interface RescheduleEvent {
-  PrevAllocID: string;
-  PrevNodeID: string;
-  RescheduleTime: number;
-  Delay: number;
-}
+/** An allocation's resources: the model's AllocResources. */
+export type AllocResources = ModelAllocResources;
 
-/** Resources of an allocation or task. */
-export interface AllocResources {
-  CPU: number;
-  MemoryMB: number;
-  DiskMB: number;
-  Networks: unknown[] | null;
-}
-
-/** An allocation, as stored (with its Job; lists and events drop it). */
-export interface Allocation {
-  ID: string;
-  Namespace: string;
-  EvalID: string;
-  Name: string;
-  NodeID: string;
-  NodeName: string;
-  JobID: string;
+/**
+ * An allocation as stored (with its Job; lists and events drop it): the model's Allocation, with the
+ * resources, metrics, task states and reschedule events this server always sets, and the
+ * DesiredTransition flags the model leaves out.
+ */
+export type Allocation = Omit<
+  ModelAllocation,
+  | 'Job'
+  | 'Resources'
+  | 'SharedResources'
+  | 'TaskResources'
+  | 'AllocatedResources'
+  | 'Metrics'
+  | 'TaskStates'
+  | 'RescheduleTracker'
+> & {
   Job: Job | null;
-  TaskGroup: string;
   Resources: AllocResources;
   SharedResources: AllocResources;
   TaskResources: Record<string, AllocResources>;
   AllocatedResources: JsonObject | null;
   Metrics: AllocMetric;
-  DesiredStatus: AllocDesiredStatus;
-  DesiredDescription: string;
-  DesiredTransition: { Migrate: boolean | null; Reschedule: boolean | null; ForceReschedule: boolean | null };
-  ClientStatus: AllocClientStatus;
-  ClientDescription: string;
   TaskStates: Record<string, TaskState> | null;
-  DeploymentID: string;
-  DeploymentStatus: {
-    Healthy: boolean | null;
-    Timestamp: string | null;
-    Canary: boolean;
-    ModifyIndex: number;
-  } | null;
-  PreviousAllocation: string;
-  NextAllocation: string;
   RescheduleTracker: { Events: RescheduleEvent[] } | null;
-  FollowupEvalID: string;
+  /** Version of the job the allocation runs. */
   JobVersion: number;
-  CreateIndex: number;
-  ModifyIndex: number;
-  AllocModifyIndex: number;
-  CreateTime: number;
-  ModifyTime: number;
-}
+  /** What the scheduler should do with the allocation next (`null` = no opinion). */
+  DesiredTransition: { Migrate: boolean | null; Reschedule: boolean | null; ForceReschedule: boolean | null };
+};
 
-/** A node's total or reserved resources in the legacy flat form (CPU in MHz, memory and disk in MB). */
-export interface NodeResourceTotals {
-  CPU: number;
-  MemoryMB: number;
-  DiskMB: number;
-  IOPS: number;
-  Networks: unknown[] | null;
-  Devices: unknown[] | null;
-}
-
-/** A simulated client node. */
-export interface Node {
-  ID: string;
-  Name: string;
-  Datacenter: string;
+/**
+ * A simulated client node: the model's Node with the maps, resources, events and drivers this server
+ * always sets (never `null`), the CPU core count, and the node pool it always names.
+ */
+export type Node = Omit<
+  ModelNode,
+  | 'Attributes'
+  | 'Meta'
+  | 'NodeResources'
+  | 'ReservedResources'
+  | 'Resources'
+  | 'Reserved'
+  | 'Links'
+  | 'Events'
+  | 'Drivers'
+  | 'NodePool'
+> & {
   NodePool: string;
-  NodeClass: string;
-  ComputedClass: string;
-  HTTPAddr: string;
-  TLSEnabled: boolean;
   Attributes: Record<string, string>;
   Meta: Record<string, string>;
-  NodeResources: {
-    Cpu: { CpuShares: number; TotalCpuCores: number };
-    Memory: { MemoryMB: number };
-    Disk: { DiskMB: number };
-    Networks: unknown[];
-    NodeNetworks: unknown[];
-    Devices: unknown[] | null;
-  };
+  NodeResources: Omit<NodeResources, 'Cpu'> & { Cpu: { CpuShares: number; TotalCpuCores: number } };
   ReservedResources: { Cpu: { CpuShares: number }; Memory: { MemoryMB: number }; Disk: { DiskMB: number } };
-  Resources: NodeResourceTotals;
-  Reserved: NodeResourceTotals;
+  Resources: NodeLegacyResources;
+  Reserved: NodeLegacyResources;
   Links: Record<string, string>;
-  Drain: boolean;
-  DrainStrategy: JsonObject | null;
-  SchedulingEligibility: NodeSchedulingEligibility;
-  Status: NodeStatus;
-  StatusDescription: string;
-  StatusUpdatedAt: number;
-  Events: {
-    Message: string;
-    Subsystem: string;
-    Details: Record<string, string> | null;
-    Timestamp: string;
-    CreateIndex: number;
-  }[];
-  Drivers: Record<
-    string,
-    {
-      Attributes: Record<string, string> | null;
-      Detected: boolean;
-      Healthy: boolean;
-      HealthDescription: string;
-      UpdateTime: string;
-    }
-  >;
-  CSIControllerPlugins: JsonObject | null;
-  CSINodePlugins: JsonObject | null;
-  HostVolumes: JsonObject | null;
-  CreateIndex: number;
-  ModifyIndex: number;
-}
+  Events: NodeEvent[];
+  Drivers: Record<string, DriverInfo>;
+};
 
-/** A claim of a volume by an allocation. */
+/** A claim of a volume by an allocation (core bookkeeping). */
 export interface VolumeClaim {
   AllocationID: string;
   NodeID: string;
@@ -266,40 +169,26 @@ export interface VolumeClaim {
   State: string;
 }
 
-/** A CSI volume. */
-export interface CsiVolume {
-  ID: string;
-  Name: string;
-  ExternalID: string;
+/**
+ * A CSI volume as stored: the model's CsiVolume with its claims (which the API shows as
+ * ReadAllocs/WriteAllocs), the fields the model leaves out, and allocations as this server keeps them.
+ */
+export type CsiVolume = Omit<ModelCsiVolume, 'ReadAllocs' | 'WriteAllocs' | 'Allocations' | 'Namespace'> & {
   Namespace: string;
-  Topologies: Record<string, string>[] | null;
-  AccessMode: string;
-  AttachmentMode: string;
+  ExternalID: string;
+  Capacity: number;
   MountOptions: JsonObject | null;
   Secrets: Record<string, string> | null;
   Parameters: Record<string, string> | null;
   Context: Record<string, string> | null;
-  Capacity: number;
   RequestedCapabilities: unknown[] | null;
-  Schedulable: boolean;
-  PluginID: string;
-  Provider: string;
   ProviderVersion: string;
-  Version: string;
-  ControllerRequired: boolean;
-  ControllersHealthy: number;
-  ControllersExpected: number;
-  NodesHealthy: number;
-  NodesExpected: number;
-  ResourceExhausted: number;
   ReadAllocs: Record<string, Allocation | null>;
   WriteAllocs: Record<string, Allocation | null>;
   Allocations: unknown[];
   /** Claims by allocation ID (core bookkeeping; the API shows them as ReadAllocs/WriteAllocs). */
   Claims: Record<string, VolumeClaim>;
-  CreateIndex: number;
-  ModifyIndex: number;
-}
+};
 
 /** One event of the event stream. */
 export interface ClusterEvent {

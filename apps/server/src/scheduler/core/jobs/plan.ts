@@ -1,8 +1,8 @@
-import { EvalStatus, EvalTriggeredBy } from '@sked/model';
+import { diffJobs, EvalStatus, EvalTriggeredBy, type JobDiff } from '@sked/model';
 import type { Cluster, PlanResponse } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { prepareJob } from '../defaults.js';
-import { diffJobs, tasksUpdated, type JobDiff } from '../diff.js';
+import { tasksUpdated } from '../diff.js';
 import { badRequest } from '../errors.js';
 import { evalIdentity, newEvaluation } from '../evals/factory.js';
 import { iso } from '../internal/ids.js';

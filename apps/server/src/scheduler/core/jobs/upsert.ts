@@ -1,4 +1,4 @@
-import { EventType, JobStatus } from '@sked/model';
+import { EventType, JobStatus, JobSubmissionFormat } from '@sked/model';
 
 import type { CoreContext } from '../context.js';
 import { specChanged } from '../diff.js';
@@ -18,11 +18,15 @@ export function mustJob(tx: Txn, namespace: string, id: string): Job {
   return job;
 }
 
+const SUBMISSION_FORMATS: readonly unknown[] = Object.values(JobSubmissionFormat);
+const isSubmissionFormat = (value: unknown): value is JobSubmissionFormat =>
+  SUBMISSION_FORMATS.includes(value);
+
 /** The submission record of a job version, from the request's free-form `Submission`. */
 function submissionOf(submission: object, job: Job, index: number, version: number): JobSubmission {
   const s = submission as Record<string, unknown>;
   return {
-    Format: typeof s['Format'] === 'string' && s['Format'] !== '' ? s['Format'] : 'hcl2',
+    Format: isSubmissionFormat(s['Format']) ? s['Format'] : JobSubmissionFormat.Hcl2,
     JobIndex: index,
     JobID: job.ID,
     Namespace: job.Namespace,

@@ -1,7 +1,6 @@
-import { AllocClientStatus, AllocDesiredStatus, EvalTriggeredBy } from '@sked/model';
+import { AllocClientStatus, AllocDesiredStatus, diffJobs, EvalTriggeredBy, type JobDiff } from '@sked/model';
 import type { Cluster } from '../api.js';
 import type { CoreContext } from '../context.js';
-import { diffJobs, type JobDiff } from '../diff.js';
 import { badRequest, notFound } from '../errors.js';
 import { isParent } from '../internal/status.js';
 import { putJob } from '../state/events.js';

@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+
+import { canonicalizeJob } from './canonicalize.js';
+import { diffJobs } from './diff-jobs.js';
+import type { JobInput } from './job.js';
+import { JobDiff } from './job-diff.js';
+import { validate } from './validate.js';
+
+const base: JobInput = {
+  ID: 'web',
+  Meta: { owner: 'ops' },
+  TaskGroups: [
+    { Name: 'api', Count: 2, Tasks: [{ Name: 'server', Driver: 'mock', Config: { run_for: '1s' } }] },
+    { Name: 'worker', Tasks: [{ Name: 'w', Driver: 'mock' }] },
+  ],
+};
+const v0 = canonicalizeJob(base);
+
+describe('diffJobs', () => {
+  it('lists a changed scalar as an Edited field and leaves unchanged groups None', () => {
+    const diff = diffJobs(v0, { ...v0, Priority: 70 });
+    expect(diff.Type).toBe('Edited');
+    expect(diff.ID).toBe('web');
+    expect(diff.Fields).toEqual([
+      { Type: 'Edited', Name: 'Priority', Old: '50', New: '70', Annotations: null },
+    ]);
+    expect(diff.TaskGroups?.map((g) => [g.Name, g.Type])).toEqual([
+      ['api', 'None'],
+      ['worker', 'None'],
+    ]);
+  });
+
+  it('names map entries Name[key] and diffs tasks inside their group', () => {
+    const v1 = canonicalizeJob({
+      ...base,
+      Meta: { owner: 'dev', tier: 'web' },
+      TaskGroups: [
+        { Name: 'api', Count: 3, Tasks: [{ Name: 'server', Driver: 'mock', Config: { run_for: '2s' } }] },
+      ],
+    });
+    const diff = diffJobs(v0, v1);
+    expect(diff.Fields).toEqual([
+      { Type: 'Edited', Name: 'Meta[owner]', Old: 'ops', New: 'dev', Annotations: null },
+      { Type: 'Added', Name: 'Meta[tier]', Old: '', New: 'web', Annotations: null },
+    ]);
+    const [api, worker] = diff.TaskGroups ?? [];
+    expect(api?.Fields).toEqual([{ Type: 'Edited', Name: 'Count', Old: '2', New: '3', Annotations: null }]);
+    expect(api?.Tasks?.map((t) => [t.Name, t.Type])).toEqual([['server', 'Edited']]);
+    expect(worker?.Type).toBe('Deleted');
+  });
+
+  it('diffs a new job as Added and ignores indexes, status and version', () => {
+    expect(diffJobs(undefined, v0).Type).toBe('Added');
+    expect(diffJobs(v0, undefined).Type).toBe('Deleted');
+    const bumped = { ...v0, Version: 3, ModifyIndex: 9, JobModifyIndex: 9, Status: 'running' as const };
+    expect(diffJobs(v0, bumped)).toEqual({
+      Type: 'None',
+      ID: 'web',
+      Fields: null,
+      Objects: null,
+      TaskGroups: v0.TaskGroups.map((g) => ({
+        Type: 'None',
+        Name: g.Name,
+        Fields: null,
+        Objects: null,
+        Tasks: null,
+        Updates: null,
+      })),
+    });
+  });
+
+  it('answers a JobDiff the schema accepts, None for a version against itself, and never changes its inputs', () => {
+    const job = fc.record({
+      Priority: fc.integer({ min: 1, max: 100 }),
+      Meta: fc.option(
+        fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 3 }),
+        { nil: null },
+      ),
+      Count: fc.nat(5),
+      Driver: fc.constantFrom('mock', 'raw_exec'),
+    });
+    fc.assert(
+      fc.property(job, job, (x, y) => {
+        const make = (v: typeof x) =>
+          canonicalizeJob({
+            ID: 'j',
+            Priority: v.Priority,
+            Meta: v.Meta,
+            TaskGroups: [{ Name: 'g', Count: v.Count, Tasks: [{ Name: 't', Driver: v.Driver }] }],
+          });
+        const a = make(x);
+        const b = make(y);
+        const before = JSON.stringify([a, b]);
+        const diff = diffJobs(a, b);
+        expect(validate(JobDiff, diff).ok).toBe(true);
+        expect(diffJobs(a, a).Type).toBe('None');
+        expect(diff.Type === 'None').toBe(JSON.stringify(a) === JSON.stringify(b));
+        expect(JSON.stringify([a, b])).toBe(before);
+      }),
+    );
+  });
+});
