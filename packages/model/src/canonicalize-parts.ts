@@ -14,7 +14,8 @@ import type {
 } from './constraint.js';
 import type { NetworkResource, NetworkResourceInput, Port, PortInput } from './network.js';
 import type { VolumeRequest, VolumeRequestInput } from './task-group.js';
-import type { ScalingPolicy, ScalingPolicyInput, Service, ServiceInput } from './task.js';
+import type { ScalingPolicy, ScalingPolicyInput } from './task.js';
+import type { Service, ServiceInput } from './task-service.js';
 import { JobDefaults } from './job-defaults.js';
 import { cloneRecord, copyList, copyMap, mapList, nonEmpty } from './internal/copy.js';
 

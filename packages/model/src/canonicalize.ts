@@ -3,10 +3,12 @@
  *
  * @packageDocumentation
  */
-import { JobStatus, type Job, type JobInput, type SchedulerJobType } from './job.js';
+import { type Job, type JobInput } from './job.js';
+import { JobStatus, type SchedulerJobType } from './job-types.js';
 import type { MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 import type { TaskGroup, TaskGroupInput } from './task-group.js';
-import type { LogConfig, Task, TaskInput, Template } from './task.js';
+import type { Task, TaskInput } from './task.js';
+import type { LogConfig, Template } from './task-parts.js';
 import {
   JobDefaults,
   JobTypeDefaults,

@@ -44,6 +44,8 @@ export {
   PortInput,
 } from './network.js';
 // Tasks
+export { ScalingPolicy, ScalingPolicyInput, Task, TaskInput } from './task.js';
+export { Service, ServiceCheck, ServiceCheckInput, ServiceInput } from './task-service.js';
 export {
   Artifact,
   ArtifactInput,
@@ -53,50 +55,38 @@ export {
   LifecycleInput,
   LogConfig,
   LogConfigInput,
-  RequestedDevice,
-  RequestedDeviceInput,
-  Resources,
-  ResourcesInput,
-  ScalingPolicy,
-  ScalingPolicyInput,
-  Service,
-  ServiceCheck,
-  ServiceCheckInput,
-  ServiceInput,
-  Task,
   TaskCsiPluginConfig,
   TaskCsiPluginConfigInput,
-  TaskInput,
   TaskSecrets,
   TaskSecretsInput,
   Template,
   TemplateInput,
   VolumeMount,
   VolumeMountInput,
-} from './task.js';
+} from './task-parts.js';
+export { RequestedDevice, RequestedDeviceInput, Resources, ResourcesInput } from './task-resources.js';
 // Task groups
 export { TaskGroup, TaskGroupInput, VolumeRequest, VolumeRequestInput } from './task-group.js';
 // Jobs
+export { Job, JobInput } from './job.js';
 export {
-  Job,
   JobChildrenSummary,
-  JobInput,
   JobListStub,
-  JobStatus,
   JobSubmission,
   JobSubmissionFormat,
   JobSubmissionInput,
   JobSummary,
-  JobType,
+  TaskGroupSummary,
+} from './job-reads.js';
+export { JobStatus, JobType, SchedulerJobType } from './job-types.js';
+export {
   Multiregion,
   MultiregionInput,
   ParameterizedJob,
   ParameterizedJobInput,
   Periodic,
   PeriodicInput,
-  SchedulerJobType,
-  TaskGroupSummary,
-} from './job.js';
+} from './job-launch.js';
 export type { SchedulerJob } from './job.js';
 // Evaluations
 export { AllocationMetric, EvalStatus, EvalTriggeredBy, Evaluation } from './evaluation.js';
@@ -178,9 +168,6 @@ export { ExecClientFrame, ExecServerFrame, ExecStreamFrame } from './exec.js';
 // Secrets service: LDAP auth method
 export {
   LdapAuth,
-  LdapConfig,
-  LdapConfigDefaults,
-  LdapConfigRequest,
   LdapConfigResponse,
   LdapGroup,
   LdapGroupResponse,
@@ -188,12 +175,12 @@ export {
   LdapListResponse,
   LdapLoginRequest,
   LdapLoginResponse,
-  LdapTokenType,
   LdapUser,
   LdapUserResponse,
   LdapUserWriteRequest,
   SecretsEnvelope,
 } from './ldap.js';
+export { LdapConfig, LdapConfigDefaults, LdapConfigRequest, LdapTokenType } from './ldap-config.js';
 export type { SecretsEnvelopeSchema } from './ldap.js';
 // Mesh service: cluster peering
 export {

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { JobStatus, JobType, type SchedulerJobType } from './job.js';
+import { JobStatus, JobType, type SchedulerJobType } from './job-types.js';
 import type { MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 
 const SECOND = 1_000_000_000;

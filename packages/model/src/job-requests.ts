@@ -8,7 +8,8 @@ import Type, { type Static } from 'typebox';
 import { Evaluation, AllocationMetric } from './evaluation.js';
 import { Nullable, NullableArray, StringMap } from './internal/schema.js';
 import { JobDiff } from './job-diff.js';
-import { Job, JobInput, JobSubmissionInput } from './job.js';
+import { Job, JobInput } from './job.js';
+import { JobSubmissionInput } from './job-reads.js';
 
 /**
  * Largest dispatch payload, in bytes once decoded.

@@ -172,23 +172,3 @@ export const JobInput = Type.Object({
 });
 /** A value matching the {@link JobInput} schema. */
 export type JobInput = Static<typeof JobInput>;
-
-export { JobStatus, JobType, SchedulerJobType } from './job-types.js';
-
-export {
-  Multiregion,
-  MultiregionInput,
-  ParameterizedJob,
-  ParameterizedJobInput,
-  Periodic,
-  PeriodicInput,
-} from './job-launch.js';
-export {
-  JobChildrenSummary,
-  JobListStub,
-  JobSubmission,
-  JobSubmissionFormat,
-  JobSubmissionInput,
-  JobSummary,
-  TaskGroupSummary,
-} from './job-reads.js';

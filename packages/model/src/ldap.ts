@@ -217,5 +217,3 @@ export type LdapListResponse = Static<typeof LdapListResponse>;
 export const LdapLoginResponse = SecretsEnvelope(Type.Null(), LdapAuth);
 /** A value matching the {@link LdapLoginResponse} schema. */
 export type LdapLoginResponse = Static<typeof LdapLoginResponse>;
-
-export { LdapConfig, LdapConfigDefaults, LdapConfigRequest, LdapTokenType } from './ldap-config.js';

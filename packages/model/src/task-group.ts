@@ -20,7 +20,8 @@ import {
   UpdateStrategy,
   UpdateStrategyInput,
 } from './policies.js';
-import { ScalingPolicy, ScalingPolicyInput, Service, ServiceInput, Task, TaskInput } from './task.js';
+import { ScalingPolicy, ScalingPolicyInput, Task, TaskInput } from './task.js';
+import { Service, ServiceInput } from './task-service.js';
 
 const VolumeRequestProperties = {
   /** Name of the request (the key under `TaskGroup.Volumes`). */

@@ -174,24 +174,3 @@ export const TaskInput = Type.Object({
 });
 /** A value matching the {@link TaskInput} schema. */
 export type TaskInput = Static<typeof TaskInput>;
-
-export { RequestedDevice, RequestedDeviceInput, Resources, ResourcesInput } from './task-resources.js';
-export { Service, ServiceCheck, ServiceCheckInput, ServiceInput } from './task-service.js';
-export {
-  Artifact,
-  ArtifactInput,
-  DispatchPayload,
-  DispatchPayloadInput,
-  Lifecycle,
-  LifecycleInput,
-  LogConfig,
-  LogConfigInput,
-  TaskCsiPluginConfig,
-  TaskCsiPluginConfigInput,
-  TaskSecrets,
-  TaskSecretsInput,
-  Template,
-  TemplateInput,
-  VolumeMount,
-  VolumeMountInput,
-} from './task-parts.js';

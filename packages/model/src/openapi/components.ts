@@ -14,14 +14,20 @@ import * as evaluation from '../evaluation.js';
 import * as event from '../event.js';
 import * as exec from '../exec.js';
 import * as job from '../job.js';
+import * as jobLaunch from '../job-launch.js';
+import * as jobReads from '../job-reads.js';
 import * as jobDiff from '../job-diff.js';
 import * as jobRequests from '../job-requests.js';
 import * as ldap from '../ldap.js';
+import * as ldapConfig from '../ldap-config.js';
 import * as network from '../network.js';
 import * as node from '../node.js';
 import * as peering from '../peering.js';
 import * as policies from '../policies.js';
 import * as task from '../task.js';
+import * as taskParts from '../task-parts.js';
+import * as taskResources from '../task-resources.js';
+import * as taskService from '../task-service.js';
 import * as taskGroup from '../task-group.js';
 import * as volume from '../volume.js';
 
@@ -39,8 +45,13 @@ function isSchema(value: unknown): value is TSchema {
  */
 export function modelSchemas(): ReadonlyMap<string, TSchema> {
   const modules = [
+    jobLaunch,
     job,
+    jobReads,
     taskGroup,
+    taskResources,
+    taskService,
+    taskParts,
     task,
     constraint,
     policies,
@@ -55,6 +66,7 @@ export function modelSchemas(): ReadonlyMap<string, TSchema> {
     node,
     event,
     exec,
+    ldapConfig,
     ldap,
     peering,
   ];

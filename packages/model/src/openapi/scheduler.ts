@@ -16,121 +16,13 @@ import { Deployment } from '../deployment.js';
 import { Evaluation } from '../evaluation.js';
 import { EventEnvelope } from '../event.js';
 import { ExecClientFrame, ExecServerFrame } from '../exec.js';
-import { Job, JobListStub, JobSubmission, JobSummary } from '../job.js';
-import {
-  JobDeregisterResponse,
-  JobDispatchRequest,
-  JobDispatchResponse,
-  JobEvalResponse,
-  JobEvaluateRequest,
-  JobParseRequest,
-  JobParseResponse,
-  JobPeriodicForceResponse,
-  JobPlanRequest,
-  JobPlanResponse,
-  JobRegisterRequest,
-  JobRegisterResponse,
-  JobRevertRequest,
-  JobStabilityRequest,
-  JobStabilityResponse,
-  JobVersionsResponse,
-} from '../job-requests.js';
+import { Job } from '../job.js';
+import { JobListStub, JobSubmission, JobSummary } from '../job-reads.js';
 import { CsiVolume, CsiVolumeListStub, CsiVolumeRegisterRequest, CsiVolumeWriteResponse } from '../volume.js';
 import Type from 'typebox';
-import type { EndpointSpec, QueryParameterSpec, ServiceSpec } from './types.js';
-
-const bool = (description: string): QueryParameterSpec => ({ description, schema: { type: 'boolean' } });
-const text = (description: string): QueryParameterSpec => ({ description, schema: { type: 'string' } });
-const int = (description: string): QueryParameterSpec => ({
-  description,
-  schema: { type: 'integer', minimum: 0 },
-});
-
-const parameters: Record<string, QueryParameterSpec> = {
-  namespace: text(
-    'Target namespace (default `default`); `*` on lists means every namespace the token may read.',
-  ),
-  region: text("Target region (default: the serving agent's region)."),
-  pretty: {
-    description: 'Indented JSON (present, or any value but `false`/`0`).',
-    schema: { type: 'string' },
-  },
-  stale: { description: 'Let any server answer the read.', schema: { type: 'string' } },
-  index: int('Blocking query: wait until the index of what is read passes this value.'),
-  wait: {
-    description:
-      'Longest blocking time, a duration such as `10s` or `5m` (default 5m, at most 10m, plus up to wait/16).',
-    schema: { type: 'string', pattern: '^[0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h)$' },
-  },
-  filter: text(
-    'Filter expression, evaluated on the server against the whole stored object; not with `prefix`.',
-  ),
-  per_page: { description: 'Page size.', schema: { type: 'integer', minimum: 1 } },
-  next_token: text('The `X-Svc-NextToken` of the previous page.'),
-  reverse: bool('Reverse the order.'),
-  prefix: text('ID prefix (hex prefixes need an even number of characters); not with `filter`.'),
-  meta: bool("Add each job's Meta to the list items."),
-  all: bool('Include the allocations/deployments of an earlier job with the same ID.'),
-  diffs: bool('Fill Diffs with the structured diff between each version and the previous one.'),
-  version: int('The job version.'),
-  resources: bool('Include AllocatedResources.'),
-  task_states: bool('Include TaskStates (default true; `false` shrinks large answers).'),
-  type: text('Volume type: only `csi` is supported; omitted, the list is empty.'),
-  node_id: text('Node ID prefix (even number of hex characters).'),
-  plugin_id: text('Plugin ID prefix (a plain string prefix: plugin IDs are names such as `ebs0`).'),
-  force: bool('Deregister at once, dropping the claims of terminal allocations.'),
-  node: text('The node to detach the volume from.'),
-  eval_priority: int('Overrides the priority of the evaluation.'),
-  global: bool('Stop a multi-region job in every region.'),
-  purge: bool('Remove the job at once instead of leaving it to garbage collection.'),
-  no_shutdown_delay: bool('Ignore the group and task shutdown_delay.'),
-  IdempotencyToken: text('Prevents more than one dispatch for the same token.'),
-  topic: {
-    description: '`Topic` or `Topic:key`, repeatable (default `*:*`).',
-    schema: { type: 'array', items: { type: 'string' } },
-  },
-  command: text('JSON-encoded array of the command and its arguments.'),
-  task: text('The task to run the command in.'),
-  tty: bool('Allocate a terminal.'),
-  ws_handshake: bool('The first WebSocket frame carries the token (`{version: 1, auth_token}`).'),
-};
-
-const read = (
-  path: string,
-  operationId: string,
-  summary: string,
-  response: EndpointSpec['response'],
-  extra: Partial<EndpointSpec> = {},
-): EndpointSpec => ({
-  methods: ['get'],
-  path,
-  operationId,
-  summary,
-  response,
-  blocking: true,
-  acl: 'namespace:read-job',
-  errors: [404],
-  ...extra,
-});
-
-const write = (
-  path: string,
-  operationId: string,
-  summary: string,
-  body: EndpointSpec['body'],
-  response: EndpointSpec['response'],
-  extra: Partial<EndpointSpec> = {},
-): EndpointSpec => ({
-  methods: ['post', 'put'],
-  path,
-  operationId,
-  summary,
-  body,
-  response,
-  acl: 'namespace:submit-job',
-  errors: [404],
-  ...extra,
-});
+import * as requests from '../job-requests.js';
+import type { EndpointSpec, ServiceSpec } from './types.js';
+import { parameters, read, write } from './scheduler-parameters.js';
 
 const endpoints: EndpointSpec[] = [
   read('/v1/jobs', 'listJobs', 'List jobs', Type.Array(JobListStub), {
@@ -139,20 +31,34 @@ const endpoints: EndpointSpec[] = [
     acl: 'namespace:list-jobs',
     errors: [],
   }),
-  write('/v1/jobs', 'createJob', 'Create (register) a job', JobRegisterRequest, JobRegisterResponse, {
-    errors: [],
-  }),
-  write('/v1/jobs/parse', 'parseJob', 'Parse a job file into a Job', JobParseRequest, JobParseResponse, {
-    acl: 'namespace:parse-job or namespace:submit-job (either suffices, as the service checks)',
-    errors: [],
-  }),
+  write(
+    '/v1/jobs',
+    'createJob',
+    'Create (register) a job',
+    requests.JobRegisterRequest,
+    requests.JobRegisterResponse,
+    {
+      errors: [],
+    },
+  ),
+  write(
+    '/v1/jobs/parse',
+    'parseJob',
+    'Parse a job file into a Job',
+    requests.JobParseRequest,
+    requests.JobParseResponse,
+    {
+      acl: 'namespace:parse-job or namespace:submit-job (either suffices, as the service checks)',
+      errors: [],
+    },
+  ),
   read('/v1/job/{job_id}', 'readJob', 'Read a job', Job),
   write(
     '/v1/job/{job_id}',
     'updateJob',
     'Register a new version of a job',
-    JobRegisterRequest,
-    JobEvalResponse,
+    requests.JobRegisterRequest,
+    requests.JobEvalResponse,
   ),
   {
     methods: ['delete'],
@@ -160,7 +66,7 @@ const endpoints: EndpointSpec[] = [
     operationId: 'stopJob',
     summary: 'Stop (deregister) a job',
     query: ['eval_priority', 'global', 'purge', 'no_shutdown_delay'],
-    response: JobDeregisterResponse,
+    response: requests.JobDeregisterResponse,
     acl: 'namespace:submit-job',
     errors: [404],
   },
@@ -178,7 +84,7 @@ const endpoints: EndpointSpec[] = [
     '/v1/job/{job_id}/versions',
     'listJobVersions',
     'List the versions of a job, newest first',
-    JobVersionsResponse,
+    requests.JobVersionsResponse,
     {
       query: ['diffs'],
     },
@@ -218,15 +124,15 @@ const endpoints: EndpointSpec[] = [
     '/v1/job/{job_id}/plan',
     'planJob',
     'Dry-run the scheduler for a job',
-    JobPlanRequest,
-    JobPlanResponse,
+    requests.JobPlanRequest,
+    requests.JobPlanResponse,
   ),
   write(
     '/v1/job/{job_id}/dispatch',
     'dispatchJob',
     'Dispatch an instance of a parameterized job',
-    JobDispatchRequest,
-    JobDispatchResponse,
+    requests.JobDispatchRequest,
+    requests.JobDispatchResponse,
     {
       query: ['IdempotencyToken'],
       acl: 'namespace:dispatch-job',
@@ -237,22 +143,22 @@ const endpoints: EndpointSpec[] = [
     '/v1/job/{job_id}/revert',
     'revertJob',
     'Revert a job to an older version',
-    JobRevertRequest,
-    JobEvalResponse,
+    requests.JobRevertRequest,
+    requests.JobEvalResponse,
   ),
   write(
     '/v1/job/{job_id}/stable',
     'setJobStability',
     'Mark a job version stable or not',
-    JobStabilityRequest,
-    JobStabilityResponse,
+    requests.JobStabilityRequest,
+    requests.JobStabilityResponse,
   ),
   write(
     '/v1/job/{job_id}/evaluate',
     'evaluateJob',
     'Force a new evaluation of a job',
-    JobEvaluateRequest,
-    JobEvalResponse,
+    requests.JobEvaluateRequest,
+    requests.JobEvalResponse,
     {
       bodyRequired: false,
     },
@@ -262,7 +168,7 @@ const endpoints: EndpointSpec[] = [
     'forcePeriodicJob',
     'Launch a periodic job now',
     undefined,
-    JobPeriodicForceResponse,
+    requests.JobPeriodicForceResponse,
     {
       acl: 'namespace:dispatch-job or namespace:submit-job',
     },

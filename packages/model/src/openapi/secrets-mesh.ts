@@ -10,7 +10,6 @@
 import Type from 'typebox';
 import {
   SecretsEnvelope,
-  LdapConfigRequest,
   LdapConfigResponse,
   LdapGroupResponse,
   LdapGroupWriteRequest,
@@ -20,6 +19,7 @@ import {
   LdapUserResponse,
   LdapUserWriteRequest,
 } from '../ldap.js';
+import { LdapConfigRequest } from '../ldap-config.js';
 import {
   Peering,
   PeeringEstablishRequest,
