@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { schedulerContext } from '../context.js';
 import { collect, handler, integer } from '../handler.js';
 import { withInterrupt } from '../interrupt.js';
+import { watchStdoutClosed } from '../stdout-closed.js';
 
 const TOPIC = /^[A-Za-z*][A-Za-z0-9_*-]*(:[^:]+)?$/;
 
@@ -15,10 +16,8 @@ async function stream(command: Command): Promise<number> {
       return 1;
     }
   let last = opts.index === undefined ? undefined : opts.index - 1;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // The reader went away (`| head`): that ends the stream, it is not a failure.
-    if (error.code === 'EPIPE') process.exit(0);
-  });
+  // The reader went away (`| head`): that ends the stream, it is not a failure.
+  const unwatch = watchStdoutClosed(() => process.exit(0));
   return withInterrupt(async (signal) => {
     try {
       for await (const event of ctx.client.events({
@@ -38,6 +37,8 @@ async function stream(command: Command): Promise<number> {
       if (!signal.aborted) throw error;
       if (last !== undefined) ctx.output.err(`Stopped after index ${last}; resume with --index ${last + 1}`);
       return 0;
+    } finally {
+      unwatch();
     }
   });
 }
