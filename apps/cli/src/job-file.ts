@@ -38,15 +38,14 @@ export async function readInput(file: string, what = 'file'): Promise<string> {
   return readFile(file, 'utf8');
 }
 
-/** Parses JSON, saying where it is broken. */
-export function parseJson(content: string, name: string): unknown {
+const JOB_FILE_HINT = 'A job file is HCL (.hcl) or JSON: a Job object or {"Job": {...}}.';
+
+/** Parses JSON, saying where it is broken and (`hint`) what the file should hold. */
+export function parseJson(content: string, name: string, hint: string = JOB_FILE_HINT): unknown {
   try {
     return JSON.parse(content) as unknown;
   } catch (error) {
-    throw new CliError(`${name} is not valid JSON: ${(error as Error).message}`, {
-      hint: 'A job file is HCL (.hcl) or JSON: a Job object or {"Job": {...}}.',
-      cause: error,
-    });
+    throw new CliError(`${name} is not valid JSON: ${(error as Error).message}`, { hint, cause: error });
   }
 }
 
@@ -63,7 +62,8 @@ export function unwrapJob(value: unknown, name: string): JobInput {
   return inner as JobInput;
 }
 
-function looksLikeJson(content: string): boolean {
+/** True when `content` starts like JSON (an object or an array). */
+export function looksLikeJson(content: string): boolean {
   return /^\s*[{[]/.test(content);
 }
 
