@@ -17,6 +17,12 @@ function leaves(command: Command, path: string[] = []): { path: string[]; comman
   return visible.flatMap((c) => leaves(c, [...path, c.name()]));
 }
 
+/** Every command of the tree, groups included, with its path. */
+function commands(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
+  const visible = command.commands.filter((c) => c.name() !== 'complete' && c.name() !== 'help');
+  return [{ path, command }, ...visible.flatMap((c) => commands(c, [...path, c.name()]))];
+}
+
 describe('the command tree', () => {
   const all = leaves(createProgram());
 
@@ -62,18 +68,17 @@ describe('the command tree', () => {
     );
   });
 
-  it.each(
-    all
-      .filter((l) => l.path[0] !== 'version' && l.path[0] !== 'completion')
-      .map((l) => [l.path.join(' '), l.command] as const),
-  )('%s --help shows the usage, the global flags and an example', (_path, command) => {
-    let text = '';
-    command.configureOutput({ writeOut: (s) => (text += s) });
-    command.outputHelp();
-    expect(text).toMatch(/^Usage: sked /);
-    expect(text).toMatch(/Global Options:\n(.*\n)*? {2}--address <url>/);
-    expect(text).toMatch(/\nExample:\n {2}\$ sked /);
-  });
+  it.each(commands(createProgram()).map((l) => [l.path.join(' ') || '(sked)', l.command] as const))(
+    '%s --help shows the usage, the global flags and an example',
+    (_path, command) => {
+      let text = '';
+      command.configureOutput({ writeOut: (s) => (text += s) });
+      command.outputHelp();
+      expect(text).toMatch(/^Usage: sked/);
+      expect(text).toMatch(/(Global )?Options:\n(.*\n)*? {2}--address <url>/);
+      expect(text).toMatch(/\nExample:\n {2}\$ .*\bsked [a-z]/);
+    },
+  );
 
   it.each(all.map((l) => [l.path.join(' ')] as const))(
     'sked %s --bogus exits 1 with the usage on stderr',
