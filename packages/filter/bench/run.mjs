@@ -196,9 +196,14 @@ const header = [
   'targets met',
 ];
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+const busiest = Math.max(...[loadBefore, loadAfter].map((l) => Number(l.split(' ')[0])));
+const loaded =
+  busiest > cpus().length
+    ? ` The machine was **not quiet** (a 1-minute load above its ${cpus().length} cores): ratios are lower and noisier than on a quiet machine.`
+    : ' The machine was quiet (1-minute load at or below its core count).';
 const summary = [
   `Measured ${date} UTC, Node ${process.version.slice(1)}, ${cpus().length} cores, ${PASSES} passes: ` +
-    `**load average (1, 5, 15 min) ${loadBefore} before, ${loadAfter} after**.`,
+    `**load average (1, 5, 15 min) ${loadBefore} before, ${loadAfter} after**.${loaded}`,
   '',
   markdownTable(header, rows),
   '',
