@@ -1,3 +1,4 @@
+import { ApiError } from '@sked/http';
 import { Command } from 'commander';
 
 import { schedulerContext } from '../context.js';
@@ -15,6 +16,13 @@ async function stream(command: Command): Promise<number> {
       ctx.output.err(`Error: "${topic}" is not a topic: write Topic or Topic:key (for example Job:web).`);
       return 1;
     }
+  // The stream retries a failed connection for ever (it resumes after a drop): a server that does
+  // not answer at all at the start is an error to report now, not something to wait for.
+  try {
+    await ctx.client.jobs.list({ perPage: 1 });
+  } catch (error) {
+    if (ApiError.is(error) && error.status === 0) throw error;
+  }
   let last = opts.index === undefined ? undefined : opts.index - 1;
   // The reader went away (`| head`): that ends the stream, it is not a failure.
   const unwatch = watchStdoutClosed(() => process.exit(0));
