@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 
 import { createProgram } from '../src/program.js';
-import { SKED, sked } from './harness.js';
+import { SKED, sked, skedOnTerminal } from './harness.js';
 
 /** Every command of the tree that does something (the leaves), with its path. */
 function leaves(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
@@ -227,5 +227,26 @@ describe.concurrent('completion and version', () => {
     expect(await sked(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect((await sked(['version'])).stdout).toBe(`${version}\n`);
     expect(SKED).toMatch(/dist\/main\.js$/);
+  });
+});
+
+describe.concurrent('input files, for a person at a terminal', () => {
+  it('says where it looked and what else to do when a file is missing', async () => {
+    const missing = await sked(['volume', 'register', 'no-such-volume.json']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Cannot read volume file no-such-volume.json: ENOENT');
+    expect(missing.stderr).toMatch(
+      /Try: Check the path \(relative to \/.*\); - reads the volume file from stdin\./,
+    );
+  });
+
+  it('says it reads stdin (and how to end it) when stdin is a terminal', async () => {
+    const term = skedOnTerminal(['filter', 'eval', 'Priority == 70']);
+    await term.waitFor('Reading the input from stdin; end it with Ctrl-D.');
+    term.write('[{"Priority": 70}, {"Priority": 10}]\n');
+    term.write('\x04');
+    expect(await term.exitCode).toBe(0);
+    // The terminal echoes the input; then the matches, as an array (the input was one).
+    expect(term.screen()).toMatch(/\n\[\n {4}\{\n {8}"Priority": 70\n {4}\}\n\]$/);
   });
 });
