@@ -34,6 +34,12 @@ export interface Cluster {
   /** The task directory of a task of an allocation. */
   taskDir(allocId: string, task: string): string;
   /**
+   * The environment a task of an allocation runs with (`SKED_*` variables under the task's `Env`),
+   * the same the task runner gives its driver: exec starts commands with it.
+   * @returns `undefined` when the allocation or the task is unknown.
+   */
+  taskEnv(allocId: string, task: string): Record<string, string> | undefined;
+  /**
    * Creates or updates a job (check-and-set with `enforceIndex`/`jobModifyIndex`, `preserveCounts`,
    * `evalPriority`, `submission` kept for the 6 latest versions) and creates a `job-register` evaluation.
    * @throws {@link ClusterError} 400 for an invalid job or a check-and-set conflict.

@@ -3,7 +3,6 @@ import { EventType } from '@sked/model';
 import type { CoreContext } from './context.js';
 import { clientTerminal } from './internal/status.js';
 import { putAlloc } from './state/events.js';
-import { refreshJob } from './state/job-status.js';
 import { jobKey } from './state/keys.js';
 import type { Allocation } from './types.js';
 import type { EvalQueue } from './evals/eval-queue.js';
@@ -51,7 +50,6 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     for (const a of jobs.values()) {
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
       if (job && !job.Stop) deps.queue.makeEval(tx, job, 'node-update', 0, { NodeID: a.NodeID });
-      refreshJob(tx, a.Namespace, a.JobID);
     }
   });
   for (const a of lost) deps.releaseClaims(a.ID);

@@ -77,7 +77,7 @@ function summaryOf(
  * Brings a job's derived state up to date inside a write: its status (stored on the job and its
  * current version, with a JobRegistered event when it changes) and its summary; then its parent's.
  */
-export function refreshJob(tx: Txn, namespace: string, id: string): void {
+function refreshJob(tx: Txn, namespace: string, id: string): void {
   const job = tx.get('jobs', jobKey(namespace, id));
   if (!job) return;
   const allocs = currentAllocs(tx, job);
