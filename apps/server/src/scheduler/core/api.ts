@@ -69,13 +69,14 @@ export interface Cluster {
   /** Dry run of a registration: diff, annotations, placement failures; stores nothing. */
   planJob(input: { job: Record<string, unknown>; diff?: boolean; policyOverride?: boolean }): PlanResponse;
   /**
-   * Dispatches a parameterized job (payload base64 of at most 16384 bytes, meta checked, idempotency token).
+   * Dispatches a parameterized job (the payload's bytes, decoded from the request by
+   * `decodeDispatchPayload`; meta checked; idempotency token).
    * @throws {@link ClusterError} 404 for an unknown job, 400 for every other mistake.
    */
   dispatchJob(input: {
     namespace: string;
     id: string;
-    payload?: string;
+    payload?: Uint8Array;
     meta?: Record<string, string>;
     idPrefixTemplate?: string;
     idempotencyToken?: string;

@@ -1,8 +1,5 @@
-import { EventType } from '@sked/model';
-
 import type { CoreContext } from './context.js';
 import { clientTerminal } from './internal/status.js';
-import { putAlloc } from './state/events.js';
 import { jobKey } from './state/keys.js';
 import type { Allocation } from './types.js';
 import type { EvalQueue } from './evals/eval-queue.js';
@@ -34,7 +31,7 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     const jobs = new Map<string, Allocation>();
     for (const a of store.allocs.items.values()) {
       if (clientTerminal(a)) continue;
-      putAlloc(tx, EventType.AllocationUpdated, {
+      tx.put('allocs', {
         ...a,
         DesiredStatus: 'stop',
         DesiredDescription: LOST,

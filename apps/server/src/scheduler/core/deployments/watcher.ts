@@ -1,12 +1,9 @@
-import { EventType } from '@sked/model';
-
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
 import type { CoreContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { iso } from '../internal/ids.js';
-import { deploymentEvent, putAlloc, putDeployment, putJob } from '../state/events.js';
 import { jobKey, versionKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, Deployment, DeploymentState, Job } from '../types.js';
@@ -53,13 +50,16 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     )
       return false;
     const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
-    d.Status = 'successful';
-    d.StatusDescription = 'Deployment completed successfully';
-    putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+    const done: Deployment = {
+      ...d,
+      Status: 'successful',
+      StatusDescription: 'Deployment completed successfully',
+    };
+    tx.put('deployments', done);
     deploymentTimers.get(d.ID)?.cancel();
     const v = tx.get('jobVersions', versionKey(d.Namespace, d.JobID, d.JobVersion));
     if (v) tx.put('jobVersions', { ...v, Stable: true });
-    if (job && job.Version === d.JobVersion) putJob(tx, { ...job, Stable: true, ModifyIndex: tx.index });
+    if (job && job.Version === d.JobVersion) tx.put('jobs', { ...job, Stable: true, ModifyIndex: tx.index });
     return true;
   };
 
@@ -77,19 +77,18 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         .at(-1);
       if (stable) {
         d.StatusDescription += ` - rolling back to job version ${stable.Version}`;
-        putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+        tx.put('deployments', d);
         const reverted = deps.upsertJob(tx, { ...stable, Status: job.Status }, job);
         deps.queue.makeEval(tx, reverted, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
         return;
       }
       d.StatusDescription += ' - no stable job version to auto revert to';
     }
-    putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+    tx.put('deployments', d);
   };
 
   /** A healthy allocation: promote canaries when allowed, complete, or go on with the rollout. */
   const progress = (tx: Txn, d: Deployment, healthyId: string): void => {
-    deploymentEvent(tx, EventType.DeploymentAllocHealth, d);
     const groups = Object.values(d.TaskGroups);
     if (groups.some((g) => g.DesiredCanaries > 0 && !g.Promoted)) {
       const ready = (g: DeploymentState, auto: boolean): boolean =>
@@ -104,7 +103,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       }
       for (const g of groups) if (g.DesiredCanaries > 0) g.Promoted = true;
       d.StatusDescription = 'Deployment is running';
-      putDeployment(tx, EventType.DeploymentPromotion, d);
+      tx.put('deployments', d);
     }
     if (completeIfHealthy(tx, d)) return;
     tx.put('deployments', d);
@@ -126,7 +125,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       },
       ModifyIndex: tx.index,
     };
-    putAlloc(tx, EventType.AllocationUpdated, u);
+    tx.put('allocs', u);
     if (!d0 || d0.Status !== 'running') return;
     const d: Deployment = structuredClone(d0);
     const s = d.TaskGroups[a.TaskGroup];
@@ -152,7 +151,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         store.write((tx) => {
           const cur = tx.get('deployments', id);
           if (!cur || cur.Status !== 'running') return;
-          putDeployment(tx, EventType.DeploymentStatusUpdate, {
+          tx.put('deployments', {
             ...cur,
             Status: 'failed',
             StatusDescription: 'Failed due to progress deadline',
@@ -176,7 +175,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       d.StatusDescription = 'Deployment is running';
       d.ModifyIndex = tx.index;
       d.ModifyTime = ctx.nowNs();
-      putDeployment(tx, EventType.DeploymentPromotion, d);
+      tx.put('deployments', d);
       const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
       if (!job) throw notFound('job not found');
       const e = deps.queue.makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });

@@ -1,9 +1,6 @@
-import { EventType } from '@sked/model';
-
 import type { CoreContext } from '../context.js';
 import { specChanged } from '../diff.js';
 import { notFound } from '../errors.js';
-import { jobEvent } from '../state/events.js';
 import { jobKey, versionKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Job, JobSubmission } from '../types.js';
@@ -43,7 +40,7 @@ function putSubmission(tx: Txn, job: Job, submission: object): void {
 
 /**
  * Stores a new version of a job (or keeps the current one when the spec is unchanged), keeps the
- * latest {@link KEPT_VERSIONS} versions and submissions, and emits JobRegistered when `emit`.
+ * latest {@link KEPT_VERSIONS} versions and submissions (its event follows from the write).
  */
 export function upsertJob(
   ctx: CoreContext,
@@ -51,7 +48,6 @@ export function upsertJob(
   job: Job,
   existing: Job | undefined,
   submission?: unknown,
-  emit = true,
 ): Job {
   if (existing && !specChanged(existing, job) && existing.Stop === job.Stop) {
     // the same job again: no new version, but a submission sent with it is kept for that version
@@ -75,6 +71,5 @@ export function upsertJob(
   for (const old of versions.slice(0, Math.max(0, versions.length - KEPT_VERSIONS)))
     tx.delete('jobVersions', versionKey(old.Namespace, old.ID, old.Version));
   if (submission && typeof submission === 'object') putSubmission(tx, stored, submission);
-  if (emit) jobEvent(tx, EventType.JobRegistered, stored);
   return stored;
 }

@@ -1,6 +1,5 @@
 import { clientTerminal, isParent } from '../internal/status.js';
 import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
-import { putJob } from './events.js';
 import { jobKey, versionKey } from './keys.js';
 import type { Deriver, Txn } from './store.js';
 
@@ -84,7 +83,7 @@ function refreshJob(tx: Txn, namespace: string, id: string): void {
   const evals = currentEvals(tx, job);
   const status = statusOf(job, allocs, evals);
   if (status !== job.Status) {
-    putJob(tx, { ...job, Status: status, ModifyIndex: tx.index });
+    tx.put('jobs', { ...job, Status: status, ModifyIndex: tx.index });
     const v = tx.get('jobVersions', versionKey(namespace, id, job.Version));
     if (v) tx.put('jobVersions', { ...v, Status: status });
   }
