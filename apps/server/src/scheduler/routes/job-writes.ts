@@ -6,6 +6,7 @@ import { badRequest } from '../../http/errors.js';
 import { authenticate, requireNamespace } from '../acl/index.js';
 import { decodeDispatchPayload } from '../core/index.js';
 import { registerJobActionRoutes } from './job-actions.js';
+import { checkJobTokens } from './job-tokens.js';
 import {
   begin,
   beginInNamespace,
@@ -51,6 +52,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
     const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
+    checkJobTokens(ctx, job, job);
     const result = cluster.registerJob({
       job: { ...job, Namespace: namespace },
       enforceIndex: body.EnforceIndex ?? false,
@@ -97,6 +99,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
     const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
+    checkJobTokens(ctx, job, job);
     const result = cluster.planJob({
       job: { ...job, Namespace: namespace },
       diff: body.Diff ?? false,
