@@ -10,11 +10,13 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { request as httpRequest } from './http.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -91,25 +93,7 @@ function startServer(dist) {
 }
 
 // --- HTTP helpers --------------------------------------------------------------------------------
-function request(base, method, path, body, agent) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}${path}`,
-      { method, agent, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const request = (base, method, path, body, agent) => httpRequest(`${base}${path}`, method, body, agent);
 const cannon = (options) =>
   new Promise((resolve, reject) =>
     autocannon({ connections: 10, pipelining: 1, ...options }, (error, result) =>
@@ -117,27 +101,12 @@ const cannon = (options) =>
     ),
   );
 
-const TEAMS = ['alpha', 'beta', 'gamma', 'delta'];
-/** The registration body of job `i` (as bench/register-request.cjs). */
+const { jobBody: registration } = createRequire(import.meta.url)('./register-request.cjs');
+/** The registration body of job `i` (bench/register-request.cjs's), with extra `meta`. */
 function jobBody(i, meta = {}) {
-  return JSON.stringify({
-    Job: {
-      ID: `bench-${String(i).padStart(6, '0')}`,
-      Name: `bench-${i}`,
-      Type: 'batch',
-      Datacenters: ['dc1'],
-      Meta: { team: TEAMS[i % TEAMS.length], index: String(i), ...meta },
-      TaskGroups: [
-        {
-          Name: 'g',
-          Count: 0,
-          Tasks: [
-            { Name: 't', Driver: 'mock', Config: { run_for: '1s' }, Resources: { CPU: 10, MemoryMB: 10 } },
-          ],
-        },
-      ],
-    },
-  });
+  const body = JSON.parse(registration(i));
+  Object.assign(body.Job.Meta, meta);
+  return JSON.stringify(body);
 }
 
 const median = (xs) => {

@@ -1,7 +1,16 @@
+import type { CsiVolumeInput, JobSubmissionInput } from '@sked/model';
+
 import type { JobDiff } from './diff.js';
 import type { ParseJobInput } from './hcl/parse-job.js';
 import type { ReadonlyStore } from './state/store.js';
 import type { AllocMetric, EventBatch, Evaluation, Job } from './types.js';
+
+/**
+ * A volume of a register request: the model's `CsiVolumeInput` (validated at the route edge), with
+ * the service's volume fields the model does not describe (`MountOptions`, `Secrets`,
+ * `Parameters`, `Context`, `Capacity`, `RequestedCapabilities`) as the body gave them.
+ */
+export type VolumeRegistration = CsiVolumeInput & { readonly [field: string]: unknown };
 
 /** The response of register, update, revert, evaluate and stop. */
 export interface RegisterResponse {
@@ -51,7 +60,8 @@ export interface Cluster {
     evalPriority?: number;
     policyOverride?: boolean;
     preserveCounts?: boolean;
-    submission?: unknown;
+    /** The job's source, validated by the route (the model's `JobSubmissionInput`). */
+    submission?: JobSubmissionInput;
   }): RegisterResponse;
   /**
    * Stops a job (new version with `Stop: true`) or purges it, with a `job-deregister` evaluation.
@@ -120,8 +130,11 @@ export interface Cluster {
   signalAlloc(input: { allocId: string; signal?: string; task?: string }): Record<string, never>;
   /** Restarts one running task, or all, in place. */
   restartAlloc(input: { allocId: string; task?: string; allTasks?: boolean }): Record<string, never>;
-  /** Registers CSI volumes; an existing ID is 400 `volume "<id>" already exists`. */
-  registerVolume(input: { namespace: string; pathId?: string; volumes: readonly unknown[] }): {
+  /**
+   * Registers CSI volumes (validated by the route; in the namespace each names, or `namespace`);
+   * an existing ID is 400 `volume "<id>" already exists`, a missing `PluginID` 400.
+   */
+  registerVolume(input: { namespace: string; volumes: readonly VolumeRegistration[] }): {
     Index: number;
   };
   /** Deregisters a volume; in use is 400 (`force` drops claims of terminal allocations only). */

@@ -33,7 +33,7 @@ import { createStore } from './state/store.js';
 import { createTimers } from './timers.js';
 import { createVolumeWrites } from './volumes/writes.js';
 
-export type { Cluster, PlanResponse, RegisterResponse } from './api.js';
+export type { Cluster, PlanResponse, RegisterResponse, VolumeRegistration } from './api.js';
 export type { ClusterOptions, ClusterTiming } from './options.js';
 export { ClusterError } from './errors.js';
 export type { ClusterEvent } from './types.js';

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export type { Cluster, PlanResponse, RegisterResponse } from './api.js';
+export type { Cluster, PlanResponse, RegisterResponse, VolumeRegistration } from './api.js';
 export type { ClusterOptions, ClusterTiming } from './options.js';
 export { createCluster } from './cluster.js';
 export { ClusterError } from './errors.js';

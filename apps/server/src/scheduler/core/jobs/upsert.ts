@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import { jobKey, versionKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Job, JobSubmission } from '../types.js';
+import type { JobSubmissionInput } from '@sked/model';
 
 /** Versions and submissions kept per job. */
 export const KEPT_VERSIONS = 6;
@@ -15,23 +16,27 @@ export function mustJob(tx: Txn, namespace: string, id: string): Job {
   return job;
 }
 
-/** The submission record of a job version, from the request's free-form `Submission`. */
-function submissionOf(submission: object, job: Job, index: number, version: number): JobSubmission {
-  const s = submission as Record<string, unknown>;
+/** The submission record of a job version, from the request's `Submission` (validated by the route). */
+function submissionOf(
+  submission: JobSubmissionInput,
+  job: Job,
+  index: number,
+  version: number,
+): JobSubmission {
   return {
-    Format: typeof s['Format'] === 'string' && s['Format'] !== '' ? s['Format'] : 'hcl2',
+    Format: submission.Format ?? 'hcl2',
     JobIndex: index,
     JobID: job.ID,
     Namespace: job.Namespace,
-    Source: typeof s['Source'] === 'string' ? s['Source'] : '',
-    VariableFlags: (s['VariableFlags'] as Record<string, string> | null | undefined) ?? null,
-    Variables: typeof s['Variables'] === 'string' ? s['Variables'] : '',
+    Source: submission.Source,
+    VariableFlags: submission.VariableFlags ?? null,
+    Variables: submission.Variables ?? '',
     Version: version,
   };
 }
 
 /** Stores the submitted source of a job version, keeping the latest {@link KEPT_VERSIONS}. */
-function putSubmission(tx: Txn, job: Job, submission: object): void {
+function putSubmission(tx: Txn, job: Job, submission: JobSubmissionInput): void {
   tx.put('submissions', submissionOf(submission, job, tx.index, job.Version));
   const subs = tx.ofJob('submissions', job.Namespace, job.ID);
   for (const old of subs.slice(0, Math.max(0, subs.length - KEPT_VERSIONS)))
@@ -47,11 +52,11 @@ export function upsertJob(
   tx: Txn,
   job: Job,
   existing: Job | undefined,
-  submission?: unknown,
+  submission?: JobSubmissionInput,
 ): Job {
   if (existing && !specChanged(existing, job) && existing.Stop === job.Stop) {
     // the same job again: no new version, but a submission sent with it is kept for that version
-    if (submission && typeof submission === 'object') putSubmission(tx, existing, submission);
+    if (submission) putSubmission(tx, existing, submission);
     return existing;
   }
   const stored: Job = {
@@ -70,6 +75,6 @@ export function upsertJob(
   const versions = tx.ofJob('jobVersions', job.Namespace, job.ID);
   for (const old of versions.slice(0, Math.max(0, versions.length - KEPT_VERSIONS)))
     tx.delete('jobVersions', versionKey(old.Namespace, old.ID, old.Version));
-  if (submission && typeof submission === 'object') putSubmission(tx, stored, submission);
+  if (submission) putSubmission(tx, stored, submission);
   return stored;
 }
