@@ -1,3 +1,5 @@
+import { AllocClientStatus, AllocDesiredStatus, DeploymentStatus, EvalTriggeredBy } from '@sked/model';
+
 import type { CoreContext } from './context.js';
 import { clientTerminal } from './internal/status.js';
 import { jobKey } from './state/keys.js';
@@ -33,9 +35,9 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
       if (clientTerminal(a)) continue;
       tx.put('allocs', {
         ...a,
-        DesiredStatus: 'stop',
+        DesiredStatus: AllocDesiredStatus.Stop,
         DesiredDescription: LOST,
-        ClientStatus: 'lost',
+        ClientStatus: AllocClientStatus.Lost,
         ClientDescription: LOST,
         ModifyIndex: tx.index,
         AllocModifyIndex: tx.index,
@@ -46,7 +48,7 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     }
     for (const a of jobs.values()) {
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
-      if (job && !job.Stop) deps.queue.makeEval(tx, job, 'node-update', 0, { NodeID: a.NodeID });
+      if (job && !job.Stop) deps.queue.makeEval(tx, job, EvalTriggeredBy.NodeUpdate, 0, { NodeID: a.NodeID });
     }
   });
   for (const a of lost) deps.releaseClaims(a.ID);
@@ -55,6 +57,6 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     if (job.Periodic) deps.armPeriodic(job.Namespace, job.ID);
   }
   for (const d of store.deployments.items.values()) {
-    if (d.Status === 'running') deps.armProgressDeadline(d.ID);
+    if (d.Status === DeploymentStatus.Running) deps.armProgressDeadline(d.ID);
   }
 }

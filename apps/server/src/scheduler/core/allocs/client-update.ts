@@ -1,3 +1,5 @@
+import { AllocClientStatus, AllocDesiredStatus, EvalTriggeredBy, TaskStateName } from '@sked/model';
+
 import type { AllocUpdate } from '../client/runs.js';
 import type { CoreContext } from '../context.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
@@ -21,15 +23,15 @@ export interface ClientUpdateDeps {
 function clientStatusOf(
   states: readonly TaskState[],
 ): Pick<Allocation, 'ClientStatus' | 'ClientDescription'> {
-  if (states.length > 0 && states.every((s) => s.State === 'dead')) {
+  if (states.length > 0 && states.every((s) => s.State === TaskStateName.Dead)) {
     const failed = states.some((s) => s.Failed);
     return failed
-      ? { ClientStatus: 'failed', ClientDescription: 'Failed tasks' }
-      : { ClientStatus: 'complete', ClientDescription: 'All tasks have completed' };
+      ? { ClientStatus: AllocClientStatus.Failed, ClientDescription: 'Failed tasks' }
+      : { ClientStatus: AllocClientStatus.Complete, ClientDescription: 'All tasks have completed' };
   }
-  if (states.some((s) => s.State === 'running'))
-    return { ClientStatus: 'running', ClientDescription: 'Tasks are running' };
-  return { ClientStatus: 'pending', ClientDescription: 'No tasks have started' };
+  if (states.some((s) => s.State === TaskStateName.Running))
+    return { ClientStatus: AllocClientStatus.Running, ClientDescription: 'Tasks are running' };
+  return { ClientStatus: AllocClientStatus.Pending, ClientDescription: 'No tasks have started' };
 }
 
 /**
@@ -46,9 +48,9 @@ export function createClientUpdate(ctx: CoreContext, deps: ClientUpdateDeps): Al
       deps.queue.unblock();
       ctx.timers.later(() => deps.releaseClaims(a.ID), ctx.timing.claimReleaseMs);
     });
-    if (a.ClientStatus !== 'failed' || a.DesiredStatus !== 'run') return;
+    if (a.ClientStatus !== AllocClientStatus.Failed || a.DesiredStatus !== AllocDesiredStatus.Run) return;
     const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
-    if (job && !job.Stop) deps.queue.makeEval(tx, job, 'alloc-failure');
+    if (job && !job.Stop) deps.queue.makeEval(tx, job, EvalTriggeredBy.AllocFailure);
     if (a.DeploymentID && a.DeploymentStatus?.Healthy !== true) deps.setHealth(tx, a, false);
   };
 

@@ -1,3 +1,5 @@
+import { AllocDesiredStatus, EvalTriggeredBy, JobType } from '@sked/model';
+
 import type { Cluster } from '../api.js';
 import type { ClientSim } from '../client/client-sim.js';
 import type { CoreContext } from '../context.js';
@@ -21,7 +23,7 @@ export function createAllocWrites(
       if (!a) throw notFound('alloc not found');
       const stopped: Allocation = {
         ...a,
-        DesiredStatus: 'stop',
+        DesiredStatus: AllocDesiredStatus.Stop,
         DesiredDescription: 'alloc was stopped by user',
         DesiredTransition: { ...a.DesiredTransition, Migrate: true },
         ModifyIndex: tx.index,
@@ -32,8 +34,14 @@ export function createAllocWrites(
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID)) ?? a.Job;
       const e = deps.queue.makeEval(
         tx,
-        job ?? { Namespace: a.Namespace, ID: a.JobID, Type: 'service', Priority: 50, JobModifyIndex: 0 },
-        'alloc-stop',
+        job ?? {
+          Namespace: a.Namespace,
+          ID: a.JobID,
+          Type: JobType.Service,
+          Priority: 50,
+          JobModifyIndex: 0,
+        },
+        EvalTriggeredBy.AllocStop,
       );
       tx.after(() => deps.client.stopRun(a.ID, input.noShutdownDelay ?? false));
       return { EvalID: e.ID, Index: tx.index };

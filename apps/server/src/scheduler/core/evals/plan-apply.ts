@@ -1,3 +1,5 @@
+import { AllocDesiredStatus, DeploymentStatus, EvalStatus, EvalTriggeredBy } from '@sked/model';
+
 import type { CoreContext } from '../context.js';
 import { iso } from '../internal/ids.js';
 import type { SchedulePlan } from '../scheduler/schedule.js';
@@ -34,7 +36,7 @@ export function createPlanApplier(
     for (const { alloc, description } of plan.stop) {
       const a: Allocation = {
         ...alloc,
-        DesiredStatus: 'stop',
+        DesiredStatus: AllocDesiredStatus.Stop,
         DesiredDescription: description,
         ModifyIndex: tx.index,
         AllocModifyIndex: tx.index,
@@ -60,8 +62,8 @@ export function createPlanApplier(
     }
     for (const { alloc, at } of plan.followups) {
       if (!job) continue;
-      const f = queue.makeEval(tx, job, 'alloc-failure', ev.Priority, {
-        Status: 'pending',
+      const f = queue.makeEval(tx, job, EvalTriggeredBy.AllocFailure, ev.Priority, {
+        Status: EvalStatus.Pending,
         StatusDescription: 'created for delayed rescheduling',
         WaitUntil: iso(at),
         Wait: Math.round((at - ctx.nowMs()) * 1e6),
@@ -80,7 +82,7 @@ export function createPlanApplier(
     if (plan.deployment) {
       const d = { ...plan.deployment, ModifyIndex: tx.index, ModifyTime: ctx.nowNs() };
       tx.put('deployments', d);
-      if (d.Status === 'running') deps.completeIfHealthy(tx, d);
+      if (d.Status === DeploymentStatus.Running) deps.completeIfHealthy(tx, d);
       tx.after(() => deps.armProgressDeadline(d.ID));
     }
   };
@@ -101,8 +103,8 @@ export function createPlanApplier(
       Object.keys(plan.failed).length > 0 ? plan.failed : null;
     const updated: Evaluation = {
       ...ev,
-      Status: failed && ev.Status === 'blocked' ? 'blocked' : 'complete',
-      StatusDescription: failed && ev.Status === 'blocked' ? ev.StatusDescription : '',
+      Status: failed && ev.Status === EvalStatus.Blocked ? EvalStatus.Blocked : EvalStatus.Complete,
+      StatusDescription: failed && ev.Status === EvalStatus.Blocked ? ev.StatusDescription : '',
       QueuedAllocations: queued,
       FailedTGAllocs: failed,
       DeploymentID: plan.deployment?.ID ?? ev.DeploymentID,
@@ -112,8 +114,8 @@ export function createPlanApplier(
     };
     const others = tx
       .ofJob('evals', ev.Namespace, ev.JobID)
-      .filter((e) => e.Status === 'blocked' && e.ID !== ev.ID);
-    if (failed && ev.Status !== 'blocked' && job) {
+      .filter((e) => e.Status === EvalStatus.Blocked && e.ID !== ev.ID);
+    if (failed && ev.Status !== EvalStatus.Blocked && job) {
       const existing = others[0];
       if (existing) {
         const b = { ...existing, FailedTGAllocs: failed, QueuedAllocations: queued, ModifyIndex: tx.index };
@@ -121,7 +123,7 @@ export function createPlanApplier(
         updated.BlockedEval = existing.ID;
       } else {
         const b = queue.makeEval(tx, job, ev.TriggeredBy, ev.Priority, {
-          Status: 'blocked',
+          Status: EvalStatus.Blocked,
           StatusDescription: 'created to place remaining allocations',
           PreviousEval: ev.ID,
           FailedTGAllocs: failed,
@@ -134,7 +136,7 @@ export function createPlanApplier(
       for (const o of others) {
         queue.putEval(tx, {
           ...o,
-          Status: 'cancelled',
+          Status: EvalStatus.Canceled,
           StatusDescription: 'canceled after more recent eval was processed',
           ModifyIndex: tx.index,
         });

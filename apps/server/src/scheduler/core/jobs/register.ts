@@ -1,3 +1,5 @@
+import { EvalTriggeredBy } from '@sked/model';
+
 import type { Cluster, RegisterResponse } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { prepareJob } from '../defaults.js';
@@ -52,7 +54,7 @@ export function createRegisterWrites(
       let evalId = '';
       let evalIndex = 0;
       if (!isParent(stored)) {
-        const e = deps.queue.makeEval(tx, stored, 'job-register', input.evalPriority ?? 0);
+        const e = deps.queue.makeEval(tx, stored, EvalTriggeredBy.JobRegister, input.evalPriority ?? 0);
         evalId = e.ID;
         evalIndex = tx.index;
       }
@@ -92,7 +94,7 @@ export function createRegisterWrites(
       if (stopped === job) tx.put('jobs', job);
       jmi = stopped.JobModifyIndex;
     }
-    const e = deps.queue.makeEval(tx, job, 'job-deregister', input.evalPriority ?? 0, {
+    const e = deps.queue.makeEval(tx, job, EvalTriggeredBy.JobDeregister, input.evalPriority ?? 0, {
       JobModifyIndex: jmi,
     });
     if (input.noShutdownDelay) ctx.noShutdownDelay.add(e.ID);

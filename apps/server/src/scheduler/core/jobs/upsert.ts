@@ -1,3 +1,5 @@
+import { JobStatus } from '@sked/model';
+
 import type { CoreContext } from '../context.js';
 import { specChanged } from '../diff.js';
 import { notFound } from '../errors.js';
@@ -66,7 +68,7 @@ export function upsertJob(
     ModifyIndex: tx.index,
     JobModifyIndex: tx.index,
     SubmitTime: ctx.nowNs(),
-    Status: existing?.Status ?? 'pending',
+    Status: existing?.Status ?? JobStatus.Pending,
     StatusDescription: '',
     Stable: false,
   };

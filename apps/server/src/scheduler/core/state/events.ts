@@ -1,4 +1,4 @@
-import { EventTopic, EventType } from '@sked/model';
+import { EventTopic, EventType, NodeStatus } from '@sked/model';
 
 import type { Allocation, ClusterEvent, Deployment, Evaluation, Job, Node } from '../types.js';
 import type { TableName, TableTypes } from './tables.js';
@@ -207,7 +207,7 @@ function eventsOfChange(kind: WriteKind, c: LoggedChange, index: number, out: Pe
     case 'nodes': {
       const { before, after } = c as LoggedChange<'nodes'>;
       // a deregistered node is reported down, as of the write that removed it
-      const node = after ?? (before && { ...before, Status: 'down', ModifyIndex: index });
+      const node = after ?? (before && { ...before, Status: NodeStatus.Down, ModifyIndex: index });
       if (node) for (const type of nodeTypes(before, after)) out.push(nodeEvent(type, node));
       return;
     }
