@@ -127,56 +127,63 @@ function nodeTypes(before: Node | undefined, after: Node | undefined): NodeEvent
   return types;
 }
 
-/** An allocation as events carry it: without its job. */
-function stripJob(a: Allocation): Record<string, unknown> {
-  const { Job: _job, ...rest } = a;
-  return rest;
+/** How a topic's events carry their item: key (the item's ID), namespace, filter keys and payload. */
+interface TopicOf<T extends { ID: string }> {
+  readonly topic: EventTopic;
+  /** The payload's one field (`{ Allocation: ... }`). */
+  readonly field: string;
+  readonly namespace: (item: T) => string;
+  readonly filterKeys: (item: T) => string[] | null;
+  /** What the payload holds (default: the item). */
+  readonly payload?: (item: T) => object;
 }
 
-const allocEvent = (type: AllocEventType, a: Allocation): PendingEvent => ({
-  Topic: EventTopic.Allocation,
-  Type: type,
-  Key: a.ID,
-  Namespace: a.Namespace,
-  FilterKeys: [a.JobID, a.EvalID, ...(a.DeploymentID ? [a.DeploymentID] : [])],
-  Payload: { Allocation: stripJob(a) },
-});
+const ifSet = (id: string): string[] => (id ? [id] : []);
 
-const evalEvent = (e: Evaluation): PendingEvent => ({
-  Topic: EventTopic.Evaluation,
-  Type: EventType.EvaluationUpdated,
-  Key: e.ID,
-  Namespace: e.Namespace,
-  FilterKeys: [e.JobID, ...(e.DeploymentID ? [e.DeploymentID] : [])],
-  Payload: { Evaluation: e },
-});
+const ALLOCATION: TopicOf<Allocation> = {
+  topic: EventTopic.Allocation,
+  field: 'Allocation',
+  namespace: (a) => a.Namespace,
+  filterKeys: (a) => [a.JobID, a.EvalID, ...ifSet(a.DeploymentID)],
+  // an allocation as events carry it: without its job
+  payload: ({ Job: _job, ...rest }) => rest,
+};
+const EVALUATION: TopicOf<Evaluation> = {
+  topic: EventTopic.Evaluation,
+  field: 'Evaluation',
+  namespace: (e) => e.Namespace,
+  filterKeys: (e) => [e.JobID, ...ifSet(e.DeploymentID)],
+};
+const JOB: TopicOf<Job> = {
+  topic: EventTopic.Job,
+  field: 'Job',
+  namespace: (j) => j.Namespace,
+  filterKeys: () => null,
+};
+const DEPLOYMENT: TopicOf<Deployment> = {
+  topic: EventTopic.Deployment,
+  field: 'Deployment',
+  namespace: (d) => d.Namespace,
+  filterKeys: (d) => [d.JobID],
+};
+const NODE: TopicOf<Node> = {
+  topic: EventTopic.Node,
+  field: 'Node',
+  namespace: () => '',
+  filterKeys: () => null,
+};
 
-const jobEvent = (type: JobEventType, j: Job): PendingEvent => ({
-  Topic: EventTopic.Job,
-  Type: type,
-  Key: j.ID,
-  Namespace: j.Namespace,
-  FilterKeys: null,
-  Payload: { Job: j },
-});
-
-const deploymentEvent = (type: DeploymentEventType, d: Deployment): PendingEvent => ({
-  Topic: EventTopic.Deployment,
-  Type: type,
-  Key: d.ID,
-  Namespace: d.Namespace,
-  FilterKeys: [d.JobID],
-  Payload: { Deployment: d },
-});
-
-const nodeEvent = (type: NodeEventType, n: Node): PendingEvent => ({
-  Topic: EventTopic.Node,
-  Type: type,
-  Key: n.ID,
-  Namespace: '',
-  FilterKeys: null,
-  Payload: { Node: n },
-});
+/** One event of `type` about `item`, as its topic carries it. */
+function eventOf<T extends { ID: string }>(topic: TopicOf<T>, type: EventType, item: T): PendingEvent {
+  return {
+    Topic: topic.topic,
+    Type: type,
+    Key: item.ID,
+    Namespace: topic.namespace(item),
+    FilterKeys: topic.filterKeys(item),
+    Payload: { [topic.field]: topic.payload ? topic.payload(item) : item } as PendingEvent['Payload'],
+  };
+}
 
 /** The events of one change (none for the tables that have no topic). */
 function eventsOfChange(kind: WriteKind, c: LoggedChange, index: number, out: PendingEvent[]): void {
@@ -184,31 +191,32 @@ function eventsOfChange(kind: WriteKind, c: LoggedChange, index: number, out: Pe
     case 'allocs': {
       const { before, after } = c as LoggedChange<'allocs'>;
       const type = after && allocType(before, after);
-      if (after && type) out.push(allocEvent(type, after));
+      if (after && type) out.push(eventOf(ALLOCATION, type, after));
       return;
     }
     case 'evals': {
       const { after } = c as LoggedChange<'evals'>;
-      if (after) out.push(evalEvent(after));
+      if (after) out.push(eventOf(EVALUATION, EventType.EvaluationUpdated, after));
       return;
     }
     case 'jobs': {
       const { before, after } = c as LoggedChange<'jobs'>;
       const type = jobType(kind, before, after);
       const job = after ?? before;
-      if (type && job) out.push(jobEvent(type, job));
+      if (type && job) out.push(eventOf(JOB, type, job));
       return;
     }
     case 'deployments': {
       const { before, after } = c as LoggedChange<'deployments'>;
-      if (after) for (const type of deploymentTypes(before, after)) out.push(deploymentEvent(type, after));
+      if (after)
+        for (const type of deploymentTypes(before, after)) out.push(eventOf(DEPLOYMENT, type, after));
       return;
     }
     case 'nodes': {
       const { before, after } = c as LoggedChange<'nodes'>;
       // a deregistered node is reported down, as of the write that removed it
       const node = after ?? (before && { ...before, Status: NodeStatus.Down, ModifyIndex: index });
-      if (node) for (const type of nodeTypes(before, after)) out.push(nodeEvent(type, node));
+      if (node) for (const type of nodeTypes(before, after)) out.push(eventOf(NODE, type, node));
       return;
     }
     default:
