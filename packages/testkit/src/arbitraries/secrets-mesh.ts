@@ -1,0 +1,89 @@
+/** Arbitraries of the secrets service's LDAP configuration and the mesh service's peerings. */
+import { PeeringState, type LdapConfigRequest, type Peering } from '@sked/model';
+import fc from 'fast-check';
+import {
+  indexArbitrary,
+  isoTimeArbitrary,
+  metaArbitrary,
+  nameArbitrary,
+  nullable,
+  values,
+} from './common.js';
+
+/** An LDAP configuration body: a random subset of the fields, in either accepted form. */
+export function ldapConfigRequestArbitrary(): fc.Arbitrary<LdapConfigRequest> {
+  const seconds = fc.oneof(fc.integer({ min: 0, max: 86_400 }), fc.constantFrom('90s', '1h', '30m'));
+  const list = fc.oneof(fc.array(nameArbitrary(), { maxLength: 3 }), fc.constantFrom('', 'default', 'a,b'));
+  return fc.record(
+    {
+      url: fc.constantFrom('ldap://127.0.0.1', 'ldaps://ldap.example.com'),
+      case_sensitive_names: fc.boolean(),
+      request_timeout: seconds,
+      starttls: fc.boolean(),
+      tls_min_version: fc.constantFrom('tls10', 'tls11', 'tls12', 'tls13'),
+      tls_max_version: fc.constantFrom('tls12', 'tls13'),
+      insecure_tls: fc.boolean(),
+      binddn: fc.constant('cn=admin,dc=example,dc=com'),
+      bindpass: fc.string({ maxLength: 12 }),
+      userdn: fc.constant('ou=Users,dc=example,dc=com'),
+      userattr: fc.constantFrom('cn', 'uid', 'sAMAccountName'),
+      deny_null_bind: fc.boolean(),
+      groupdn: fc.constant('ou=Groups,dc=example,dc=com'),
+      token_ttl: seconds,
+      token_policies: list,
+      token_bound_cidrs: list,
+      token_num_uses: fc.integer({ min: 0, max: 10 }),
+      token_type: fc.constantFrom('', 'service', 'batch', 'default'),
+    },
+    { requiredKeys: [] },
+  );
+}
+
+/** A {@link Peering} record, as read or listed. */
+export function peeringArbitrary(): fc.Arbitrary<Peering> {
+  return fc.record(
+    {
+      ID: fc.uuid(),
+      Name: nameArbitrary(),
+      State: values(PeeringState),
+      Partition: fc.constant('default'),
+      PeerID: fc.oneof(fc.constant(''), fc.uuid()),
+      PeerServerName: fc.constantFrom('', 'server.dc1.peering.example'),
+      PeerServerAddresses: nullable(
+        fc.array(
+          fc.integer({ min: 1, max: 254 }).map((n) => `10.0.0.${n}:8300`),
+          { maxLength: 3 },
+        ),
+      ),
+      Meta: nullable(metaArbitrary()),
+      StreamStatus: nullable(
+        fc.record({
+          ImportedServices: nullable(fc.array(nameArbitrary(), { maxLength: 3 })),
+          ExportedServices: nullable(fc.array(nameArbitrary(), { maxLength: 3 })),
+          LastHeartbeat: nullable(isoTimeArbitrary()),
+          LastReceive: nullable(isoTimeArbitrary()),
+          LastSend: nullable(isoTimeArbitrary()),
+        }),
+      ),
+      Remote: fc.record({ Partition: fc.constant('default'), Datacenter: fc.constantFrom('dc1', 'dc2') }),
+      DeletedAt: nullable(isoTimeArbitrary()),
+      CreateIndex: indexArbitrary(),
+      ModifyIndex: indexArbitrary(),
+    },
+    {
+      requiredKeys: [
+        'ID',
+        'Name',
+        'State',
+        'PeerID',
+        'PeerServerName',
+        'PeerServerAddresses',
+        'Meta',
+        'StreamStatus',
+        'Remote',
+        'CreateIndex',
+        'ModifyIndex',
+      ],
+    },
+  );
+}
