@@ -103,6 +103,16 @@ describe('jobFactory', () => {
     );
   });
 
+  it('lets TaskGroups replace the default group with its group and task defaults', () => {
+    const groups = [makeTaskGroup({ Name: 'only' })];
+    const factory = jobFactory({ Type: 'batch', group: { Count: 3 }, task: { Name: 'x' } });
+    expect(factory('a', { TaskGroups: groups })).toEqual({
+      ...makeJob({ ID: 'a', Type: 'batch' }),
+      TaskGroups: groups,
+    });
+    expect(() => factory('a', { TaskGroups: groups, group: { Count: 1 } })).toThrow(TypeError);
+  });
+
   it('names the job after its first argument, whatever the overrides say', () => {
     expect(jobFactory({ ID: 'default' })('mine', { ID: 'other' }).ID).toBe('mine');
   });

@@ -77,7 +77,8 @@ export function makeJob(overrides: JobOverrides = {}): JobInput {
 /**
  * A factory of jobs that share defaults: `jobFactory(defaults)(id, overrides)` is
  * `makeJob({ ...defaults, ...overrides, ID: id })`, where `group` and `task` are merged field by
- * field with the defaults' own `group` and `task`.
+ * field with the defaults' own `group` and `task`. `TaskGroups` in `overrides` replaces the default
+ * group, with the defaults' `group` and `task`.
  * @param defaults - What every job of the factory has.
  * @returns `(id, overrides?) => JobInput`.
  * @example
@@ -87,17 +88,15 @@ export function makeJob(overrides: JobOverrides = {}): JobInput {
  * ```
  */
 export function jobFactory(defaults: JobOverrides = {}): (id: string, overrides?: JobOverrides) => JobInput {
+  const { group: defaultGroup, task: defaultTask, ...defaultFields } = defaults;
   return (id, overrides = {}) => {
-    const group =
-      defaults.group === undefined && overrides.group === undefined
-        ? undefined
-        : { ...defaults.group, ...overrides.group };
-    const task =
-      defaults.task === undefined && overrides.task === undefined
-        ? undefined
-        : { ...defaults.task, ...overrides.task };
+    if (overrides.TaskGroups !== undefined) return makeJob({ ...defaultFields, ...overrides, ID: id });
+    const merged = (a: object | undefined, b: object | undefined): object | undefined =>
+      a === undefined && b === undefined ? undefined : { ...a, ...b };
+    const group = merged(defaultGroup, overrides.group) as Partial<TaskGroupInput> | undefined;
+    const task = merged(defaultTask, overrides.task) as Partial<TaskInput> | undefined;
     return makeJob({
-      ...defaults,
+      ...defaultFields,
       ...overrides,
       ID: id,
       ...(group === undefined ? {} : { group }),

@@ -4,6 +4,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 
 import { dataDirServers } from '../../test/data-dir.js';
+import { jobInput } from '../../test/server.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { openDataDir } from './data-dir.js';
 
@@ -29,12 +30,7 @@ async function call(
 }
 
 const job = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  Job: {
-    ID: id,
-    Type: 'service',
-    TaskGroups: [{ Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'mock', Config: { run_for: '1h' } }] }],
-    ...extra,
-  },
+  Job: jobInput(id, extra),
 });
 
 async function until<T>(check: () => Promise<T | undefined>): Promise<T> {
