@@ -50,7 +50,11 @@ for (const tag of document.tags) {
       const body = schemaName(op.requestBody?.content['application/json']?.schema);
       const [status, success] =
         Object.entries(op.responses).find(([code]) => code.startsWith('2') || code === '101') ?? [];
-      const answer = `${status ?? ''} ${schemaName(success?.content?.['application/json']?.schema)}`.trim();
+      const ws = op['x-websocket'];
+      const answer =
+        ws === undefined
+          ? `${status ?? ''} ${schemaName(success?.content?.['application/json']?.schema)}`.trim()
+          : `101, then WebSocket frames ${schemaName(ws.serverFrame)} (client: ${schemaName(ws.clientFrame)})`;
       lines.push(
         `| ${method.toUpperCase()} | \`${path}\` | ${op.summary.replace(/\|/g, '\\|')} | ${body} | ${answer} |`,
       );

@@ -1,94 +1,142 @@
+import { ShellCompDirective, type RootCommand } from '@bomb.sh/tab';
 import tab from '@bomb.sh/tab/commander';
-import { createClient } from '@sked/scheduler-client';
 import type { Command } from 'commander';
 
-/** Commands whose first argument is a job ID, and those whose first argument is an allocation ID. */
-const JOB_COMMANDS = ['job status', 'job inspect', 'job history', 'job revert', 'job dispatch', 'job stop'];
-const ALLOC_COMMANDS = ['alloc status', 'alloc stop', 'alloc signal', 'alloc restart', 'alloc exec'];
+import { ALLOC_COMMANDS, JOB_COMMANDS, type Candidate } from './completion-ids.js';
 
-/** IDs fetched from the server before the completion request is answered (handlers are synchronous). */
-interface Candidates {
-  jobs: { id: string; description: string }[];
-  allocs: { id: string; description: string }[];
-}
+/** Arguments that name a file: the shell completes file names there. */
+const FILE_ARGUMENTS: readonly (readonly [string, string])[] = [
+  ['job run', 'file'],
+  ['job plan', 'file'],
+  ['job validate', 'file'],
+  ['job dispatch', 'input'],
+  ['volume register', 'file'],
+  ['filter eval', 'file'],
+];
 
-const candidates: Candidates = { jobs: [], allocs: [] };
+/** Topics of the event stream (the spec's table), offered after `--topic`. */
+const TOPICS = [
+  '*',
+  'Job',
+  'Allocation',
+  'Deployment',
+  'Evaluation',
+  'Node',
+  'NodeDrain',
+  'NodePool',
+  'Service',
+  'ACLToken',
+  'ACLPolicy',
+  'ACLRoles',
+];
 
-function flagValue(words: readonly string[], flag: string): string | undefined {
-  const at = words.indexOf(flag);
-  if (at >= 0) return words[at + 1];
-  const inline = words.find((w) => w.startsWith(`${flag}=`));
-  return inline?.slice(flag.length + 1);
-}
+/** Signals offered after `alloc signal -s`. */
+const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGKILL', 'SIGUSR1', 'SIGUSR2'];
 
-const VALUE_FLAGS = new Set(['--address', '--token', '--namespace', '--region', '--filter', '--task']);
+/** What the completion request in this process found: IDs from the server, and whether files fit. */
+const state: { ids: readonly Candidate[]; files: boolean } = { ids: [], files: false };
 
-/** The words that name commands and arguments: flags and the values of flags left out. */
-function commandWords(words: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i] ?? '';
-    if (VALUE_FLAGS.has(word)) i++;
-    else if (!word.startsWith('-')) out.push(word);
-  }
-  return out;
+/** Sets the job or allocation IDs offered (fetched before the request is parsed: handlers are synchronous). */
+export function setCandidates(ids: readonly Candidate[]): void {
+  state.ids = ids;
 }
 
 /**
- * Before a completion request (`sked complete -- WORDS...`) is answered, fetches the job or
- * allocation IDs the words call for from the server named by the words' `--address`, `--token`
- * and `--namespace` (or `SKED_*`), within `timeoutMs`. Any failure leaves the list empty: a
- * completion never prints an error.
+ * Prints the completions of the request as the cobra protocol has them: one `value\tdescription`
+ * a line, then `:directive`. Files are left to the shell (directive 0) where the argument is a
+ * file, and refused (NoFileComp) elsewhere: @bomb.sh/tab 0.0.22 always refuses them.
  */
-export async function prefetchCandidates(words: readonly string[], timeoutMs = 3000): Promise<void> {
-  const path = commandWords(words).slice(0, 2).join(' ');
-  const wantsJobs = JOB_COMMANDS.includes(path);
-  const wantsAllocs = ALLOC_COMMANDS.includes(path);
-  if (!wantsJobs && !wantsAllocs) return;
-  const address = flagValue(words, '--address');
-  const token = flagValue(words, '--token');
-  const namespace = flagValue(words, '--namespace');
-  try {
-    const client = createClient({
-      ...(address === undefined ? {} : { address }),
-      ...(token === undefined ? {} : { token }),
-      ...(namespace === undefined ? {} : { namespace }),
-      timeout: timeoutMs,
-    });
-    if (wantsJobs) {
-      const { data } = await client.jobs.list();
-      candidates.jobs = data.map((j) => ({ id: j.ID, description: `${j.Type} ${j.Status}` }));
-    } else {
-      const { data } = await client.allocations.list({ taskStates: false });
-      candidates.allocs = data.map((a) => ({
-        id: a.ID,
-        description: `${a.JobID} ${a.TaskGroup} ${a.ClientStatus}`,
-      }));
-    }
-  } catch {
-    // No server, no token, a timeout: complete without IDs.
+function printCompletions(this: RootCommand, current: string): void {
+  const typed = current.includes('=') ? current.slice(current.indexOf('=') + 1) : current;
+  const seen = new Set<string>();
+  const lines: string[] = [];
+  for (const { value, description } of this.completions) {
+    if (seen.has(value) || !value.startsWith(typed)) continue;
+    seen.add(value);
+    lines.push(`${value}\t${description ?? ''}`);
   }
+  const directive = state.files
+    ? ShellCompDirective.ShellCompDirectiveDefault
+    : ShellCompDirective.ShellCompDirectiveNoFileComp;
+  lines.push(`:${directive}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Fixes to tab's bash script, each checked so that an upgrade that changes it fails the tests. */
+const BASH_FIXES: readonly (readonly [string | RegExp, string])[] = [
+  // `readonly` made sourcing the script a second time (a new .bashrc read) print errors.
+  [/^readonly (ShellCompDirective\w+=\d+)$/gm, '$1'],
+  // Only the words up to the cursor make the request (the cursor may be mid-line).
+  ['requestComp="sked complete -- ${words[@]:1}"', 'requestComp="sked complete -- ${words[*]:1:cword}"'],
+  // Without -o default, an empty answer with file completion allowed (a job file) completed nothing.
+  ['complete -F __sked_complete sked', 'complete -o default -F __sked_complete sked'],
+];
+
+/** The completion script of `shell`, as tab writes it (with the bash fixes above). */
+function completionScript(root: RootCommand, shell: string): string {
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...parts: unknown[]) => void printed.push(parts.map(String).join(' '));
+  try {
+    root.setup('sked', 'sked', shell);
+  } finally {
+    console.log = log;
+  }
+  let script = printed.join('\n');
+  if (shell !== 'bash') return script;
+  for (const [from, to] of BASH_FIXES) {
+    const fixed = script.replace(from, to);
+    if (fixed === script) throw new Error(`The bash completion script changed: ${String(from)} not found.`);
+    script = fixed;
+  }
+  return script;
+}
+
+/** Sets `handler` on the argument `name` of the command at `path`. */
+function onArgument(root: RootCommand, path: string, name: string, handler: () => Candidate[]): void {
+  const argument = root.commands.get(path)?.arguments.get(name);
+  if (argument === undefined) throw new Error(`Completion: no argument ${name} on "${path}".`);
+  argument.handler = (complete) => handler().forEach((c) => complete(c.id, c.description));
 }
 
 /**
  * Adds `sked completion bash|zsh|fish|powershell` (the script to source) and the hidden
  * `sked complete -- WORDS...` that the script calls, with @bomb.sh/tab: commands and flags from
- * the commander tree, job and allocation IDs from the server.
+ * the commander tree, job and allocation IDs from the server ({@link setCandidates}), file names
+ * from the shell where an argument is a file, event topics and signals.
  */
 export function addCompletion(program: Command): void {
   const root = tab(program, { completionCommandName: 'completion' });
-  // Global flags work after the subcommand too, so every command completes them.
-  for (const command of root.commands.values())
+  (root as unknown as { complete: typeof printCompletions }).complete = printCompletions;
+  // Global flags work after the subcommand too, so every command completes them; flags with only
+  // a short name (`job history -p`) are not in tab's tree, which then took `-p` for one with a value.
+  const byPath = new Map<string, Command>();
+  const walk = (command: Command, path: string): void => {
+    byPath.set(path, command);
+    for (const sub of command.commands) walk(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
+  };
+  walk(program, '');
+  for (const [path, command] of root.commands) {
     for (const [name, option] of root.options)
       if (!command.options.has(name)) command.options.set(name, option);
-  for (const path of JOB_COMMANDS) {
-    const argument = root.commands.get(path)?.arguments.get('id');
-    if (argument)
-      argument.handler = (complete) => candidates.jobs.forEach((c) => complete(c.id, c.description));
+    for (const option of byPath.get(path)?.options ?? [])
+      if (option.long === undefined && option.short !== undefined)
+        command.option(option.short.slice(1), option.description, option.short.slice(1));
   }
-  for (const path of ALLOC_COMMANDS) {
-    const argument = root.commands.get(path)?.arguments.get('id');
-    if (argument)
-      argument.handler = (complete) => candidates.allocs.forEach((c) => complete(c.id, c.description));
-  }
+  const ids = (): Candidate[] => [...state.ids];
+  for (const path of [...JOB_COMMANDS, ...ALLOC_COMMANDS]) onArgument(root, path, 'id', ids);
+  for (const [path, name] of FILE_ARGUMENTS)
+    onArgument(root, path, name, () => {
+      state.files = true;
+      return [];
+    });
+  const topics = root.commands.get('event stream')?.options.get('topic');
+  if (topics) topics.handler = (complete) => TOPICS.forEach((t) => complete(t, ''));
+  const signal = root.commands.get('alloc signal')?.options.get('signal');
+  if (signal) signal.handler = (complete) => SIGNALS.forEach((s) => complete(s, ''));
+  program.commands
+    .find((c) => c.name() === 'completion')
+    ?.action((shell: string) => {
+      process.stdout.write(`${completionScript(root, shell)}\n`);
+    });
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-import { enableCompileCache } from 'node:module';
+import module from 'node:module';
 
 // Cache compiled code on disk: a CLI starts many times, and most of its start-up is compiling.
-enableCompileCache?.();
+module.enableCompileCache?.();
 
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
   const { VERSION } = await import('./program.js');
@@ -11,11 +11,15 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
 }
 
 const { separateExecCommand } = await import('./commands/alloc-exec.js');
-const { prefetchCandidates } = await import('./completion.js');
 const { createProgram } = await import('./program.js');
 
 const argv = separateExecCommand(process.argv.slice(2));
-if (argv[0] === 'complete' && argv[1] === '--') await prefetchCandidates(argv.slice(2));
+if (argv[0] === 'complete' && argv[1] === '--') {
+  // A completion request: the IDs it calls for come from the server first (tab's handlers are synchronous).
+  const { fetchCandidates } = await import('./completion-ids.js');
+  const { setCandidates } = await import('./completion.js');
+  setCandidates(await fetchCandidates(argv.slice(2)));
+}
 await createProgram().parseAsync(argv, { from: 'user' });
 // Idle keep-alive sockets must not hold the process open once the command is done, but a pipe
 // may still hold output: exit once both streams have flushed.

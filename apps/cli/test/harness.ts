@@ -136,8 +136,10 @@ export function sked(
 
 /** `sked` on a pseudo-terminal, read through a headless terminal emulator. */
 export interface TerminalRun {
-  /** The text on the screen now (rows joined by newlines, trailing blanks trimmed). */
-  screen(): string;
+  /** The text on the screen now (rows joined by newlines, trailing blanks trimmed), from row `from` of the buffer. */
+  screen(from?: number): string;
+  /** The row of the buffer (scrollback included) the cursor is on. */
+  cursorRow(): number;
   /** Everything written to the terminal, escape sequences included. */
   raw(): string;
   /** Resolves once the screen shows `pattern`. */
@@ -153,14 +155,24 @@ export function skedOnTerminal(
   args: readonly string[],
   options: { env?: Record<string, string>; cols?: number; rows?: number } = {},
 ): TerminalRun {
+  return onTerminal(process.execPath, [SKED, ...args], options);
+}
+
+/** Runs `file ARGS` (a shell, `sked`) on a pseudo-terminal, screen kept by @xterm/headless. */
+export function onTerminal(
+  file: string,
+  args: readonly string[],
+  options: { env?: Record<string, string>; cols?: number; rows?: number; cwd?: string } = {},
+): TerminalRun {
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 40;
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 1000 });
-  const proc = pty.spawn(process.execPath, [SKED, ...args], {
+  const proc = pty.spawn(file, [...args], {
     name: 'xterm-256color',
     cols,
     rows,
     env: cleanEnv({ TERM: 'xterm-256color', ...options.env }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   let raw = '';
   let pending = Promise.resolve();
@@ -169,14 +181,15 @@ export function skedOnTerminal(
     pending = pending.then(() => new Promise<void>((resolve) => term.write(data, resolve)));
   });
   const exitCode = new Promise<number>((resolve) => proc.onExit(({ exitCode: code }) => resolve(code)));
-  const screen = (): string => {
+  const screen = (from = 0): string => {
     const buffer = term.buffer.active;
     const out: string[] = [];
-    for (let i = 0; i < buffer.length; i++) out.push(buffer.getLine(i)?.translateToString(true) ?? '');
+    for (let i = from; i < buffer.length; i++) out.push(buffer.getLine(i)?.translateToString(true) ?? '');
     return out.join('\n').trimEnd();
   };
   return {
     screen,
+    cursorRow: () => term.buffer.active.baseY + term.buffer.active.cursorY,
     raw: () => raw,
     async waitFor(pattern, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;

@@ -156,8 +156,25 @@ describe('sked-server as a process', { timeout: 60_000 }, () => {
     expect((await fetch(`${url}/v1/jobs`, { headers: { 'X-Svc-Token': 'do-not-print-me' } })).status).toBe(
       200,
     );
+    // a job's bad SecretsToken and MeshToken are refused without being quoted, in the answer or the output
+    for (const tokens of [{ SecretsToken: 'sks.leak-me-7f3' }, { MeshToken: 'mesh-leak-me-9c1' }]) {
+      const job = {
+        ID: 'leak',
+        Datacenters: ['dc1'],
+        TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] }],
+        ...tokens,
+      };
+      const res = await fetch(`${url}/v1/jobs`, {
+        method: 'POST',
+        headers: { 'X-Svc-Token': 'do-not-print-me' },
+        body: JSON.stringify({ Job: job }),
+      });
+      expect(res.status).toBe(400);
+      expect(await res.text()).not.toMatch(/leak-me/);
+    }
     r.child.kill('SIGTERM');
     expect(await r.exited).toBe(0);
+    expect(r.stdout() + r.stderr()).not.toMatch(/leak-me/);
   });
 
   it('prints the secrets ready line and a generated root token once', async () => {

@@ -7,8 +7,12 @@
 // `new Function`, so no function pays for another's call-site shapes. Every loop is warmed, then
 // the loops run in turns for several passes; the figure is each function's median CPU time per pass
 // and the ratio is plain closure time / filter time (items per second relative to the closure).
+//
+// `pnpm --filter @sked/filter bench -- --write-readme` also writes the table, the load average and
+// the parse + compile figures into README.md between the `bench:start` and `bench:end` markers.
 import { execFileSync } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { JobListStub } from '@sked/model';
 import { generateJobs } from '@sked/testkit';
@@ -37,6 +41,19 @@ const twentyNames = isChild
 const twentyText = twenty(twentyNames);
 const nameSet = new Set(twentyNames);
 const re = /^web-/;
+
+/** Short labels for the README table (the expressions themselves are listed above it). */
+const README_LABELS = [
+  '`Status == "running"`',
+  '`Status == "running" and (... or ...)`',
+  '`any JobSummary.Summary as _, s { ... }`',
+  '`"dc1" in Datacenters`',
+  '`Meta.owner == "platform"` (map key)',
+  '`Name matches "^web-"`',
+  '20 clauses (ten `!=`, an `or` of ten names)',
+  '`Meta.nothere == "x"` (missing key)',
+  '`Priority != 50`',
+];
 
 /** [label, filter text, plain closure] */
 const EXPRESSIONS = [
@@ -139,6 +156,7 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(' ');
 const loadBefore = load();
+
 const rows = [];
 let ok = true;
 for (let i = 0; i < EXPRESSIONS.length; i++) {
@@ -154,29 +172,71 @@ for (let i = 0; i < EXPRESSIONS.length; i++) {
     ratios[2] >= TARGET_FALLBACK &&
     ratios[3] >= TARGET_FALLBACK;
   ok &&= pass;
-  rows.push(
-    `| ${String(EXPRESSIONS[i][0])} | ${matches} | ${fmt(N / base / 1e3)} M/s | ${ratios.map((r) => fmt(r)).join(' | ')} | ${pass ? 'yes' : 'NO'} |`,
-  );
+  rows.push([
+    README_LABELS[i],
+    String(matches),
+    `${fmt(N / base / 1e3)} M/s`,
+    ...ratios.map((r) => fmt(r)),
+    pass ? 'yes' : '**no**',
+  ]);
 }
 const m1 = parseCompileMedian((i) => `Name == "x${i}"`, 201);
 const m20 = parseCompileMedian((i) => twentyText.replace('"s0"', `"s${i}"`), 51);
 ok &&= m1 <= 10 && m20 <= 100;
 
-console.log(
-  `@sked/filter benchmark: ${N} jobs from @sked/testkit generateJobs(${N}, ${SEED}), node ${process.version}`,
-);
-console.log(
-  `load average (1, 5, 15 min): ${loadBefore} before, ${load()} after; ${PASSES} passes, medians of CPU time`,
-);
+const loadAfter = load();
+const header = [
+  'expression',
+  'matches',
+  'plain closure',
+  'compiled / closure',
+  'typed / closure',
+  'fallback / closure',
+  'typed fallback / closure',
+  'targets met',
+];
+const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
+const busiest = Math.max(...[loadBefore, loadAfter].map((l) => Number(l.split(' ')[0])));
+const loaded =
+  busiest > cpus().length
+    ? ` The machine was **not quiet** (a 1-minute load above its ${cpus().length} cores): ratios are lower and noisier than on a quiet machine.`
+    : ' The machine was quiet (1-minute load at or below its core count).';
+const summary = [
+  `Measured ${date} UTC, Node ${process.version.slice(1)}, ${cpus().length} cores, ${PASSES} passes: ` +
+    `**load average (1, 5, 15 min) ${loadBefore} before, ${loadAfter} after**.${loaded}`,
+  '',
+  markdownTable(header, rows),
+  '',
+  `Parse + compile (median of batches of 100 distinct texts): \`Name == "x"\` ${fmt(m1)} µs (target ≤ 10 µs), ` +
+    `20 clauses ${fmt(m20)} µs (target ≤ 100 µs). Targets: compiled and typed ≥ ${TARGET} of the closure, ` +
+    `the fallbacks (no \`new Function\`) ≥ ${TARGET_FALLBACK}.`,
+].join('\n');
+
+console.log(`@sked/filter benchmark: ${N} jobs from @sked/testkit generateJobs(${N}, ${SEED})`);
 console.log('');
-console.log(
-  '| expression | matches | plain closure | compiled / closure | typed / closure | fallback / closure | typed fallback / closure | targets met |',
-);
-console.log('|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(r);
-console.log('');
-console.log(`targets: compiled and typed >= ${TARGET}, fallback (no new Function) >= ${TARGET_FALLBACK}`);
-console.log(
-  `parse+compile median: Name == "x": ${fmt(m1)} µs (target <= 10 µs); 20 clauses: ${fmt(m20)} µs (target <= 100 µs)`,
-);
+console.log(summary);
+if (process.argv.includes('--write-readme')) {
+  const readme = fileURLToPath(new URL('../README.md', import.meta.url));
+  writeFileSync(readme, replaceBetweenMarkers(readFileSync(readme, 'utf8'), summary));
+  console.log('');
+  console.log(`wrote the table into ${readme}`);
+}
 process.exitCode = ok ? 0 : 1;
+
+/** A Markdown table as prettier lays it out (columns padded to their widest cell). */
+function markdownTable(head, body) {
+  const all = [head, ...body];
+  const widths = head.map((_, c) => Math.max(3, ...all.map((r) => r[c].length)));
+  const line = (cells) => `| ${cells.map((x, c) => x.padEnd(widths[c])).join(' | ')} |`;
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+/** The text with what stands between the README's bench markers replaced. */
+function replaceBetweenMarkers(text, content) {
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  const a = text.indexOf(start);
+  const b = text.indexOf(end);
+  if (a < 0 || b < a) throw new Error(`README.md has no ${start} ... ${end} markers`);
+  return `${text.slice(0, a + start.length)}\n\n${content}\n\n${text.slice(b)}`;
+}

@@ -14,12 +14,14 @@ import {
   compileGetter,
   compilePeek,
   type Context,
+  type Env,
   type Frame,
   peekable,
   type Pred,
   type Scope,
   typedSelector,
 } from './lookup.js';
+import { readerFor } from './readers.js';
 import { elementShape } from './schema.js';
 import type { TypedSelector } from './typed.js';
 import {
@@ -74,23 +76,35 @@ export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred 
   const raw = value.raw;
   const generic = genericMatch(node.operator, get, value, site);
   const peek = compilePeek(node.selector, scope, ctx);
-  if (peek === undefined) return generic;
   // Fast paths for the common cases, the common case first; anything unusual falls back to the
   // generic closure, which resolves again from the root (lookups are pure, so the answer is the same).
   const k = intern(raw);
   const numOk = number.ok;
   const num = number.value;
+  const eq = node.operator === 'equal';
+  if (peek === undefined) {
+    if (!eq && node.operator !== 'not-equal') return generic;
+    // A bound or deep selector: the getter reads, the common kinds are decided here.
+    return (root, env) => {
+      const v = get(root, env);
+      if (v === k) return eq;
+      if (typeof v === 'string') return !eq;
+      if (typeof v === 'number' && numOk) return (v === num) === eq;
+      if (v === MISSING) return !eq;
+      return generic(root, env);
+    };
+  }
   switch (node.operator) {
     case 'equal':
     case 'not-equal': {
-      const eq = node.operator === 'equal';
       const path = node.selector.path;
       const head = path[0] as string;
       if (path.length === 1) {
-        // The read inlined (no peek call): one closure call per clause.
+        // The read inlined (no peek call): one closure call per clause, a read site per field name.
+        const read = readerFor(head);
         return (root, env) => {
           if (typeof root === 'object' && root !== null && !Array.isArray(root)) {
-            const v = (root as Record<string, unknown>)[head];
+            const v = read(root as Record<string, unknown>, head);
             if (v === k) return eq;
             if (typeof v === 'string') return !eq;
             if (typeof v === 'number' && numOk) return (v === num) === eq;
@@ -234,48 +248,46 @@ export function compileCollection(node: CollectionNode, scope: Scope, ctx: Conte
   const single = b.form === 'single';
   const isAny = node.quantifier === 'any';
   const word = node.quantifier;
-  return (root, env) => {
-    const coll = get(root, env);
-    if (coll === MISSING) return !isAny;
-    const isArray = Array.isArray(coll);
-    if (!isArray && !isObject(coll)) {
-      const kind = kindOf(coll);
-      fail(
-        site,
-        FilterEvaluationErrorCode.NotACollection,
-        kind,
-        `The selector ${site.selector} is ${article(kind)}, not an array or an object, so "${word}" cannot iterate over it.`,
-      );
-    }
-    const base = absolute(env);
+  /**
+   * What one evaluation binds: the frame of this level, the environment the body sees, and the two
+   * bounds (elements and values are aliases for their path, indexes and keys plain values), updated
+   * for each element. A collection reached through unknownValue or a bound value has no path: its
+   * aliases fall back to their own key.
+   */
+  const newState = (): Bindings => {
     const frame: Frame = { first: undefined, second: undefined };
-    const inner: Frame[] = level === 0 ? [] : env.slice(0, level);
+    const inner: Frame[] = [];
     inner[level] = frame;
-    // Elements and values are aliases for their path; indexes and keys are plain values. One bound
-    // of each per evaluation, updated for each element. A collection reached through unknownValue or
-    // a bound value has no path: its aliases fall back to their own key.
-    const alias: AliasBound = { base, key: 0, value: undefined };
-    const plain = { plain: 0 as number | string };
-    if (single) frame.first = isArray ? alias : plain;
-    else {
-      frame.first = plain;
-      frame.second = alias;
-    }
-    const visit = (key: string | number, value: unknown): boolean => {
-      alias.key = key;
-      alias.value = value;
-      plain.plain = key;
-      return body(root, inner);
-    };
-    if (isArray) {
+    return { frame, inner, alias: { base: undefined, key: 0, value: undefined }, plain: { plain: 0 } };
+  };
+  // One state per compiled collection, reused by every evaluation, so that the loop allocates
+  // nothing; an evaluation that starts while another runs (possible only through a getter in the
+  // data) gets its own.
+  const shared = newState();
+  let busy = false;
+  const iterate = (root: unknown, env: Env, coll: unknown, state: Bindings): boolean => {
+    const { frame, inner, alias, plain } = state;
+    for (let i = 0; i < level; i++) inner[i] = env[i] as Frame;
+    alias.base = absolute(env);
+    if (Array.isArray(coll)) {
+      if (single) frame.first = alias;
+      else {
+        frame.first = plain;
+        frame.second = alias;
+      }
       const n = coll.length;
       if (n > 0 && duplicate) duplicateBinding(site, 'array', firstName);
       for (let i = 0; i < n; i++) {
         const value: unknown = coll[i];
-        if (visit(i, value === undefined ? null : value) === isAny) return isAny;
+        alias.key = i;
+        alias.value = value === undefined ? null : value;
+        plain.plain = i;
+        if (body(root, inner) === isAny) return isAny;
       }
       return !isAny;
     }
+    frame.first = plain;
+    if (!single) frame.second = alias;
     const map = coll as Record<string, unknown>;
     let seen = false;
     for (const key in map) {
@@ -284,10 +296,41 @@ export function compileCollection(node: CollectionNode, scope: Scope, ctx: Conte
       if (value === undefined) continue;
       if (!seen && duplicate) duplicateBinding(site, 'object', firstName);
       seen = true;
-      if (visit(key, value) === isAny) return isAny;
+      alias.key = key;
+      alias.value = value;
+      plain.plain = key;
+      if (body(root, inner) === isAny) return isAny;
     }
     return !isAny;
   };
+  return (root, env) => {
+    const coll = get(root, env);
+    if (coll === MISSING) return !isAny;
+    if (!Array.isArray(coll) && !isObject(coll)) {
+      const kind = kindOf(coll);
+      fail(
+        site,
+        FilterEvaluationErrorCode.NotACollection,
+        kind,
+        `The selector ${site.selector} is ${article(kind)}, not an array or an object, so "${word}" cannot iterate over it.`,
+      );
+    }
+    if (busy) return iterate(root, env, coll, newState());
+    busy = true;
+    try {
+      return iterate(root, env, coll, shared);
+    } finally {
+      busy = false;
+    }
+  };
+}
+
+/** The bindings of one collection evaluation (see compileCollection). */
+interface Bindings {
+  readonly frame: Frame;
+  readonly inner: Frame[];
+  readonly alias: AliasBound;
+  readonly plain: { plain: number | string };
 }
 
 function duplicateBinding(site: Site, kind: 'array' | 'object', name: string | null): never {

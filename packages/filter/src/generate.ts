@@ -14,7 +14,7 @@ import { cachedFactory } from './codegen.js';
 import { compileRegex } from './internal/regex.js';
 import { flatten } from './internal/walk.js';
 import { type Context, EMPTY_SCOPE, type Env, type Pred, type Scope, typedSelector } from './lookup.js';
-import { intern, NEGATED } from './values.js';
+import { intern, MISSING_DEFAULT, NEGATED } from './values.js';
 
 const EMPTY_ENV: Env = Object.freeze([]);
 /** Most clauses generated into one function (larger filters use closures). */
@@ -23,20 +23,6 @@ const MAX_CLAUSES = 256;
 const MAX_LOOPS = 3;
 /** An `or` of this many `==` (or an `and` of `!=`) on one field becomes one `Set` lookup. */
 const SET_MIN = 6;
-
-/** Answers of each operator on a missing last key under an object (FILTER.md section 3). */
-const MISSING_DEFAULT: Readonly<Record<MatchOperator, boolean>> = {
-  equal: false,
-  'not-equal': true,
-  in: false,
-  'not-in': true,
-  matches: false,
-  'not-matches': true,
-  'is-empty': true,
-  'is-not-empty': false,
-  'is-nil': true,
-  'is-not-nil': false,
-};
 
 /** Names objects and arrays inherit (a direct read of them would not be an own property). */
 const UNSAFE = new Set([...Object.getOwnPropertyNames(Object.prototype), 'length']);

@@ -8,6 +8,7 @@ import type { SelectorNode } from './ast.js';
 import { FilterEvaluationErrorCode } from './errors.js';
 import { goParseInt } from './internal/go-strconv.js';
 import type { NullAs, Shape } from './schema.js';
+import { readerFor } from './readers.js';
 import { resolveTyped, type TypedSelector } from './typed.js';
 import {
   article,
@@ -29,7 +30,7 @@ import {
  * one element to the next: the path is only built when an error or a nested collection needs it.
  */
 export interface AliasBound {
-  readonly base: readonly string[] | undefined;
+  base: readonly string[] | undefined;
   key: string | number;
   value: unknown;
 }
@@ -167,14 +168,15 @@ export function compileGetter(
     const next = rest[0] as string;
     // Reads through the bound value directly when that is what walking from the root would give.
     const direct = !ctx.unknownSet && rest.length <= 1 && (rest.length === 0 || !PROTOTYPE_NAMES.has(next));
+    const read = rest.length === 1 ? readerFor(next) : undefined;
     return (root, env) => {
       const b = (env[level] as Frame)[slot] as Bound;
       if ('value' in b) {
         const value = b.value;
         if (direct && value !== null && value !== undefined) {
-          if (rest.length === 0) return value;
+          if (read === undefined) return value; // no segment after the binding
           if (typeof value === 'object' && !Array.isArray(value) && !(value instanceof IntValue)) {
-            const v = (value as Record<string, unknown>)[next];
+            const v = read(value as Record<string, unknown>, next);
             if (v === undefined) return MISSING; // a missing last key under an object (path of 2+ segments)
             if (v !== null || nulls === undefined) return v;
           }
@@ -193,32 +195,35 @@ export function compileGetter(
       return typeof b.plain === 'number' ? new IntValue(b.plain) : b.plain;
     };
   }
-  if (nulls !== undefined) return (root) => walkPath(root, path, ctx, site, nulls);
-  if (path.length === 1 && !ctx.unknownSet) {
+  if (ctx.unknownSet || path.length > 2) return (root) => walkPath(root, path, ctx, site, nulls);
+  // Fast paths for one and two segments. In typed mode a null goes through walkPath, which reads it as
+  // the schema says (an empty map or list, or null).
+  const typedNulls = nulls !== undefined;
+  const readHead = readerFor(head);
+  if (path.length === 1) {
     const inherited = head in Object.prototype;
     return (root) => {
       if (typeof root === 'object' && root !== null && !Array.isArray(root)) {
-        const v = (root as Record<string, unknown>)[head];
-        if (v !== undefined && (!inherited || hasOwn.call(root, head))) return v;
+        const v = readHead(root as Record<string, unknown>, head);
+        if (v !== undefined && (v !== null || !typedNulls) && (!inherited || hasOwn.call(root, head)))
+          return v;
       }
-      return walkPath(root, path, ctx, site);
+      return walkPath(root, path, ctx, site, nulls);
     };
   }
-  if (path.length === 2 && !ctx.unknownSet) {
-    const second = path[1] as string;
-    const inherited = head in Object.prototype || second in Object.prototype;
-    return (root) => {
-      if (!inherited && typeof root === 'object' && root !== null && !Array.isArray(root)) {
-        const mid = (root as Record<string, unknown>)[head];
-        if (typeof mid === 'object' && mid !== null && !Array.isArray(mid)) {
-          const v = (mid as Record<string, unknown>)[second];
-          if (v !== undefined) return v;
-        }
+  const second = path[1] as string;
+  const readSecond = readerFor(second);
+  const inherited = head in Object.prototype || second in Object.prototype;
+  return (root) => {
+    if (!inherited && typeof root === 'object' && root !== null && !Array.isArray(root)) {
+      const mid = readHead(root as Record<string, unknown>, head);
+      if (typeof mid === 'object' && mid !== null && !Array.isArray(mid)) {
+        const v = readSecond(mid as Record<string, unknown>, second);
+        if (v !== undefined && (v !== null || !typedNulls)) return v;
       }
-      return walkPath(root, path, ctx, site);
-    };
-  }
-  return (root) => walkPath(root, path, ctx, site);
+    }
+    return walkPath(root, path, ctx, site, nulls);
+  };
 }
 
 /** Names that plain objects inherit (a read of them needs an own-property check). */
@@ -243,25 +248,23 @@ export function compilePeek(
 ): ((root: unknown) => unknown) | undefined {
   const path = selector.path;
   if (!peekable(selector, scope, ctx)) return undefined;
+  const head = path[0] as string;
+  const readHead = readerFor(head);
   if (path.length === 1) {
-    const head = path[0] as string;
     return (root) =>
       typeof root === 'object' && root !== null && !Array.isArray(root)
-        ? (root as Record<string, unknown>)[head]
+        ? readHead(root as Record<string, unknown>, head)
         : undefined;
   }
-  if (path.length === 2) {
-    const head = path[0] as string;
-    const second = path[1] as string;
-    return (root) => {
-      if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
-      const mid = (root as Record<string, unknown>)[head];
-      if (typeof mid !== 'object' || mid === null || Array.isArray(mid)) return undefined;
-      const v = (mid as Record<string, unknown>)[second];
-      return v === undefined ? MISSING : v; // a missing last key under an object
-    };
-  }
-  return undefined;
+  const second = path[1] as string;
+  const readSecond = readerFor(second);
+  return (root) => {
+    if (typeof root !== 'object' || root === null || Array.isArray(root)) return undefined;
+    const mid = readHead(root as Record<string, unknown>, head);
+    if (typeof mid !== 'object' || mid === null || Array.isArray(mid)) return undefined;
+    const v = readSecond(mid as Record<string, unknown>, second);
+    return v === undefined ? MISSING : v; // a missing last key under an object
+  };
 }
 
 /** The absolute path a selector denotes, given the aliases in scope (for bindings). */

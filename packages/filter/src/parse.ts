@@ -5,7 +5,8 @@ import { goUnquote } from './internal/go-strconv.js';
 import { compileRegex } from './internal/regex.js';
 import { walk } from './internal/walk.js';
 import { resolveLimits, type ParseOptions } from './options.js';
-import { describeToken, FilterParser, ParseFailure, takeExpected } from './parser.js';
+import { describeToken, ParseFailure, takeExpected } from './parser-errors.js';
+import { FilterParser } from './parser.js';
 import {
   DoubleQuoted,
   filterLexer,

@@ -105,6 +105,17 @@ export function fail(site: Site, code: FilterEvaluationErrorCode, kind: ValueKin
   });
 }
 
+/** The error for a value of a kind the operator cannot read (`what` says which kinds it reads). */
+export function unsupported(v: unknown, site: Site, what: string): never {
+  const kind = kindOf(v);
+  return fail(
+    site,
+    FilterEvaluationErrorCode.UnsupportedKind,
+    kind,
+    `The selector ${site.selector} is ${article(kind)}; ${what}.`,
+  );
+}
+
 /** Lazily parsed forms of a raw value (the reference converts on every evaluation; results are pure). */
 export class RawValue {
   private f: GoParse<number> | undefined;
@@ -139,62 +150,41 @@ export function invalidValue(site: Site, raw: string, kind: ValueKind, why: stri
   );
 }
 
+/** Why a value does not convert for a field of each kind, by the parse's reason. */
+const NOT_CONVERTIBLE = {
+  number: { range: 'it is out of the float64 range', syntax: 'it is not a number' },
+  integer: { range: 'it is out of the int64 range', syntax: 'it is not an integer' },
+  // ParseBool has no range error: either reason gets the same sentence.
+  boolean: {
+    range: 'it is not one of 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False',
+    syntax: 'it is not one of 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False',
+  },
+} as const;
+
+/** The converted value (as the field's kind reads it), or the error the reference reports. */
+function converted<T>(
+  parsed: GoParse<T>,
+  value: RawValue,
+  site: Site,
+  kind: keyof typeof NOT_CONVERTIBLE,
+): T {
+  if (!parsed.ok) invalidValue(site, value.raw, kind, NOT_CONVERTIBLE[kind][parsed.reason]);
+  return parsed.value;
+}
+
 export function equalTo(v: unknown, value: RawValue, site: Site): boolean {
   if (typeof v === 'string') return v === value.raw;
   if (typeof v === 'number' && site.int === true) return intEqual(v, value, site);
-  if (typeof v === 'number') {
-    const f = value.float();
-    if (!f.ok)
-      invalidValue(
-        site,
-        value.raw,
-        'number',
-        f.reason === 'range' ? 'it is out of the float64 range' : 'it is not a number',
-      );
-    return v === f.value;
-  }
-  if (typeof v === 'boolean') {
-    const b = value.bool();
-    if (!b.ok)
-      invalidValue(
-        site,
-        value.raw,
-        'boolean',
-        'it is not one of 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False',
-      );
-    return v === b.value;
-  }
-  if (v instanceof IntValue) {
-    const i = value.int();
-    if (!i.ok)
-      invalidValue(
-        site,
-        value.raw,
-        'integer',
-        i.reason === 'range' ? 'it is out of the int64 range' : 'it is not an integer',
-      );
-    return BigInt(v.n) === i.value;
-  }
-  const kind = kindOf(v);
-  return fail(
-    site,
-    FilterEvaluationErrorCode.UnsupportedKind,
-    kind,
-    `The selector ${site.selector} is ${article(kind)}; "==" and "!=" compare only strings, numbers and booleans.`,
-  );
+  if (typeof v === 'number') return v === converted(value.float(), value, site, 'number');
+  if (typeof v === 'boolean') return v === converted(value.bool(), value, site, 'boolean');
+  if (v instanceof IntValue) return BigInt(v.n) === converted(value.int(), value, site, 'integer');
+  return unsupported(v, site, '"==" and "!=" compare only strings, numbers and booleans');
 }
 
 /** Typed mode: a Go integer field compared with ParseInt (`50.0` is an error, `0x32` is 50). */
 export function intEqual(v: number, value: RawValue, site: Site): boolean {
-  const i = value.int();
-  if (!i.ok)
-    invalidValue(
-      site,
-      value.raw,
-      'integer',
-      i.reason === 'range' ? 'it is out of the int64 range' : 'it is not an integer',
-    );
-  return Number.isInteger(v) && BigInt(v) === i.value;
+  const i = converted(value.int(), value, site, 'integer');
+  return Number.isInteger(v) && BigInt(v) === i;
 }
 
 export function contains(v: unknown, value: RawValue, site: Site): boolean {
@@ -232,13 +222,7 @@ export function contains(v: unknown, value: RawValue, site: Site): boolean {
     return false;
   }
   if (isObject(v)) return v[value.raw] !== undefined && hasOwn.call(v, value.raw);
-  const kind = kindOf(v);
-  return fail(
-    site,
-    FilterEvaluationErrorCode.UnsupportedKind,
-    kind,
-    `The selector ${site.selector} is ${article(kind)}; "in" and "contains" work on strings, arrays and objects.`,
-  );
+  return unsupported(v, site, '"in" and "contains" work on strings, arrays and objects');
 }
 
 export function isEmpty(v: unknown, site: Site): boolean {
@@ -247,36 +231,18 @@ export function isEmpty(v: unknown, site: Site): boolean {
     for (const k in v) if (hasOwn.call(v, k) && v[k] !== undefined) return false;
     return true;
   }
-  const kind = kindOf(v);
-  return fail(
-    site,
-    FilterEvaluationErrorCode.UnsupportedKind,
-    kind,
-    `The selector ${site.selector} is ${article(kind)}; "is empty" works on strings, arrays and objects.`,
-  );
+  return unsupported(v, site, '"is empty" works on strings, arrays and objects');
 }
 
 export function isNil(v: unknown, site: Site): boolean {
   if (v === null || v === undefined || v === NULL_MAP || v === NULL_LIST) return true;
   if (typeof v === 'object' && !(v instanceof IntValue)) return false;
-  const kind = kindOf(v);
-  return fail(
-    site,
-    FilterEvaluationErrorCode.UnsupportedKind,
-    kind,
-    `The selector ${site.selector} is ${article(kind)}; "is nil" works on null, arrays and objects.`,
-  );
+  return unsupported(v, site, '"is nil" works on null, arrays and objects');
 }
 
 export function matches(v: unknown, value: RawValue, site: Site): boolean {
   if (typeof v !== 'string') {
-    const kind = kindOf(v);
-    fail(
-      site,
-      FilterEvaluationErrorCode.UnsupportedKind,
-      kind,
-      `The selector ${site.selector} is ${article(kind)}; "matches" works on strings only.`,
-    );
+    unsupported(v, site, '"matches" works on strings only');
   }
   const re = value.regex();
   if (!re.ok) {
@@ -303,61 +269,58 @@ export const NEGATED: Readonly<Record<MatchOperator, MatchOperator>> = {
   'is-not-nil': 'is-nil',
 };
 
+/** How each operator other than `==`/`!=` reads a value found: the test, and whether it is negated. */
+const TESTS: Readonly<
+  Record<
+    Exclude<MatchOperator, 'equal' | 'not-equal'>,
+    readonly [(v: unknown, value: RawValue, site: Site) => boolean, boolean]
+  >
+> = {
+  in: [contains, false],
+  'not-in': [contains, true],
+  matches: [matches, false],
+  'not-matches': [matches, true],
+  'is-empty': [(v, _value, site) => isEmpty(v, site), false],
+  'is-not-empty': [(v, _value, site) => isEmpty(v, site), true],
+  'is-nil': [(v, _value, site) => isNil(v, site), false],
+  'is-not-nil': [(v, _value, site) => isNil(v, site), true],
+};
+
+/** The answer of each operator when the last key is missing under an object (FILTER.md section 3). */
+export const MISSING_DEFAULT: Readonly<Record<MatchOperator, boolean>> = {
+  equal: false,
+  'not-equal': true,
+  in: false,
+  'not-in': true,
+  matches: false,
+  'not-matches': true,
+  'is-empty': true,
+  'is-not-empty': false,
+  'is-nil': true,
+  'is-not-nil': false,
+};
+
 /** The closure of one operator over a getter: missing-key defaults, then the value semantics above. */
 export function genericMatch(operator: MatchOperator, get: Getter, value: RawValue, site: Site): Pred {
   const raw = value.raw;
-  switch (operator) {
-    case 'equal':
-      return (root, env) => {
-        const v = get(root, env);
-        if (typeof v === 'string') return v === raw;
-        return v === MISSING ? false : equalTo(v, value, site);
-      };
-    case 'not-equal':
-      return (root, env) => {
-        const v = get(root, env);
-        if (typeof v === 'string') return v !== raw;
-        return v === MISSING ? true : !equalTo(v, value, site);
-      };
-    case 'in':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : contains(v, value, site);
-      };
-    case 'not-in':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : !contains(v, value, site);
-      };
-    case 'matches':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : matches(v, value, site);
-      };
-    case 'not-matches':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : !matches(v, value, site);
-      };
-    case 'is-empty':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : isEmpty(v, site);
-      };
-    case 'is-not-empty':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : !isEmpty(v, site);
-      };
-    case 'is-nil':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? true : isNil(v, site);
-      };
-    case 'is-not-nil':
-      return (root, env) => {
-        const v = get(root, env);
-        return v === MISSING ? false : !isNil(v, site);
-      };
+  const missing = MISSING_DEFAULT[operator];
+  if (operator === 'equal' || operator === 'not-equal') {
+    const eq = operator === 'equal';
+    return (root, env) => {
+      const v = get(root, env);
+      if (typeof v === 'string') return (v === raw) === eq;
+      return v === MISSING ? missing : equalTo(v, value, site) === eq;
+    };
   }
+  const [test, negated] = TESTS[operator];
+  if (negated) {
+    return (root, env) => {
+      const v = get(root, env);
+      return v === MISSING ? missing : !test(v, value, site);
+    };
+  }
+  return (root, env) => {
+    const v = get(root, env);
+    return v === MISSING ? missing : test(v, value, site);
+  };
 }

@@ -349,6 +349,12 @@ export const LdapAuth = Type.Object({
   lease_duration: Type.Integer({ minimum: 0 }),
   /** Whether the token can be renewed. */
   renewable: Type.Boolean(),
+  /** The policies of the token itself (the same as `policies` for this method). */
+  token_policies: Type.Optional(Type.Array(Type.String())),
+  /** `service` or `batch`. */
+  token_type: Type.Optional(Type.String()),
+  /** Whether the token has no parent (always `true` for a login). */
+  orphan: Type.Optional(Type.Boolean()),
 });
 /** A value matching the {@link LdapAuth} schema. */
 export type LdapAuth = Static<typeof LdapAuth>;

@@ -23,7 +23,11 @@ type Responses = Record<
     content?: Record<string, unknown>;
   }
 >;
-type Operation = { operationId: string; responses: Responses };
+type Operation = {
+  operationId: string;
+  responses: Responses;
+  'x-websocket'?: { closeCodes: Record<string, string> };
+};
 type Document = {
   paths: Record<string, Record<string, Operation>>;
   components: { responses: Record<string, { content: Record<string, unknown> }> };
@@ -67,6 +71,34 @@ export class OpenApiChecker {
       this.#validators.set(pointer, validator);
     }
     return validator;
+  }
+
+  /**
+   * Every way a WebSocket session departs from the operation's `x-websocket` extension: each server
+   * frame must match its `serverFrame` schema and the close code be one it lists.
+   */
+  webSocketProblems(
+    exchange: Pick<RecordedExchange, 'method' | 'path'>,
+    session: RecordedWebSocket,
+  ): string[] {
+    const where = `${exchange.method} ${exchange.path} (WebSocket)`;
+    const found = this.find(exchange.method, exchange.path);
+    const described = found?.operation['x-websocket'];
+    if (found === undefined || described === undefined)
+      return [`${where}: no x-websocket in the description`];
+    const pointer = `/paths/${escapePointer(found.template)}/${exchange.method.toLowerCase()}/x-websocket/serverFrame`;
+    const validate = this.#validator(pointer);
+    const problems = session.frames.flatMap((frame) =>
+      validate(frame)
+        ? []
+        : [`${where}: frame ${JSON.stringify(frame)}: ${this.#ajv.errorsText(validate.errors)}`],
+    );
+    if (!(String(session.closeCode) in described.closeCodes)) {
+      problems.push(
+        `${where}: close code ${session.closeCode}, described: ${Object.keys(described.closeCodes).join(', ')}`,
+      );
+    }
+    return problems;
   }
 
   /**
@@ -135,6 +167,14 @@ export class OpenApiChecker {
     }
     return problems;
   }
+}
+
+/** What a WebSocket session of a described endpoint carried after its 101. */
+export interface RecordedWebSocket {
+  /** Every JSON frame the server sent, parsed. */
+  readonly frames: readonly unknown[];
+  /** The close code the server ended with. */
+  readonly closeCode: number;
 }
 
 /** A fetch that records every exchange (bodies read from a clone; streams are not read). */

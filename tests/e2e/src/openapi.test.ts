@@ -5,10 +5,19 @@
 // endpoint, ids `<id>_<method>`, are the same handler and count with it), so a new endpoint or
 // listener is covered by adding its calls. The walks make tens of calls each: their time limits
 // leave room for a loaded machine.
+import type { IncomingMessage } from 'node:http';
+import { LdapConfigDefaults } from '@sked/model';
 import { createClient, type SchedulerClient } from '@sked/scheduler-client';
 import { startServer } from '@sked/server';
+import { startSlapd } from '@sked/testkit/slapd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenApiChecker, recordingFetch, type RecordedExchange } from './openapi-check.js';
+import WebSocket from 'ws';
+import {
+  OpenApiChecker,
+  recordingFetch,
+  type RecordedExchange,
+  type RecordedWebSocket,
+} from './openapi-check.js';
 import { eventually, rejection, serviceJob } from './support.js';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
@@ -74,6 +83,36 @@ async function call(
   return exchange;
 }
 
+/**
+ * Opens a WebSocket (a real RFC 6455 handshake, by `ws`), records the 101 answer as an exchange,
+ * collects every frame until the server closes.
+ */
+async function webSocket(
+  log: RecordedExchange[],
+  base: string,
+  path: string,
+): Promise<RecordedWebSocket & { exchange: RecordedExchange }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${base.replace(/^http/, 'ws')}${path}`);
+    const frames: unknown[] = [];
+    let exchange: RecordedExchange | undefined;
+    socket.on('upgrade', (response: IncomingMessage) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (typeof value === 'string') headers.set(name, value);
+      }
+      exchange = { method: 'GET', path: path.split('?')[0] ?? path, status: 101, headers, body: '' };
+      log.push(exchange);
+    });
+    socket.on('message', (data: Buffer) => frames.push(JSON.parse(data.toString('utf8')) as unknown));
+    socket.on('error', reject);
+    socket.on('close', (closeCode) => {
+      if (exchange === undefined) reject(new Error(`no upgrade for ${path}`));
+      else resolve({ exchange, frames, closeCode });
+    });
+  });
+}
+
 describe('the OpenAPI description against the real server', () => {
   it('is served at GET /v1/openapi.json as OpenAPI 3.1 covering the three APIs', () => {
     expect((document as unknown as { openapi: string }).openapi).toMatch(/^3\.1\./);
@@ -126,15 +165,21 @@ describe('the OpenAPI description against the real server', () => {
     if (alloc === undefined) throw new Error('no running allocation');
     await client.allocations.list({ perPage: 3 });
     await client.allocations.read(alloc.ID);
+    // exec: a plain GET is refused (400, plain text); the WebSocket upgrade is 101 with the
+    // handshake headers, then frames as x-websocket describes, closed 1000 after `exited`, or 1008
+    const execPath = `/v1/client/allocation/${alloc.ID}/exec`;
+    await call(log, base, 'GET', `${execPath}?task=server&command=%5B%22true%22%5D`);
+    const ran = await webSocket(log, base, `${execPath}?task=server&command=%5B%22true%22%5D`);
+    expect(ran.frames).toContainEqual({ exited: true, result: { exit_code: 0 } });
+    expect(ran.closeCode).toBe(1000);
+    const refused = await webSocket(log, base, `${execPath}?task=nope&command=%5B%22true%22%5D`);
+    expect(refused.closeCode).toBe(1008);
+    const sessionProblems = [ran, refused].flatMap((session) =>
+      checker.webSocketProblems(session.exchange, session),
+    );
     await client.allocations.signal(alloc.ID, 'SIGHUP', { task: 'server' });
     await client.allocations.restart(alloc.ID, { task: 'server' });
     await client.allocations.stop(alloc.ID);
-    await call(
-      log,
-      base,
-      'GET',
-      `/v1/client/allocation/${alloc.ID}/exec?task=server&command=%5B%22true%22%5D`,
-    );
     // volumes
     const volume = {
       ID: 'oas-vol',
@@ -180,10 +225,10 @@ describe('the OpenAPI description against the real server', () => {
     };
     const problems = log.flatMap((exchange) => checker.problems(exchange));
     problems.push(...checker.problems(streamExchange, text.split('\n')[0]));
-    expect(problems).toEqual([]);
+    expect([...problems, ...sessionProblems]).toEqual([]);
     expect(log.length).toBeGreaterThan(35);
     const statuses = log.map((exchange) => exchange.status);
-    expect(statuses).toEqual(expect.arrayContaining([200, 400, 404]));
+    expect(statuses).toEqual(expect.arrayContaining([101, 200, 400, 404]));
     expect(coveredOf('scheduler')).toEqual(operationsOf('scheduler'));
   }, 120_000);
 
@@ -221,10 +266,43 @@ describe('the OpenAPI description against the real server', () => {
     // the directory is unreachable: login fails with 400 in the described error shape
     await call(log, base, 'POST', `${ldap}/login/ada`, { body: JSON.stringify({ password: 'pw' }) });
     await call(log, base, 'GET', `${ldap}/config`); // no token: 403
+    // a real directory (Debian's slapd): a login that succeeds answers the described envelope
+    const slapd = await startSlapd();
+    try {
+      await call(log, base, 'POST', `${ldap}/config`, {
+        headers: root,
+        body: JSON.stringify({ ...LdapConfigDefaults, ...slapd.authConfig, request_timeout: 10 }),
+      });
+      await call(log, base, 'POST', `${ldap}/groups/admins`, {
+        headers: root,
+        body: JSON.stringify({ policies: 'admin' }),
+      });
+      const login = await call(log, base, 'POST', `${ldap}/login/alice`, {
+        body: JSON.stringify({ password: 'alice-pw' }),
+      });
+      expect(login.status).toBe(200);
+      const answer = JSON.parse(login.body) as { auth: Record<string, unknown> };
+      expect(answer).toMatchObject({
+        auth: { policies: ['admin', 'default'], metadata: { username: 'alice' } },
+        data: null,
+      });
+      // every field of the answer's auth is described, not only allowed
+      const described = Object.keys(
+        (document as unknown as { components: { schemas: Record<string, { properties: object }> } })
+          .components.schemas['LdapAuth']?.properties ?? {},
+      );
+      expect(Object.keys(answer.auth).filter((field) => !described.includes(field))).toEqual([]);
+      const put = await call(log, base, 'PUT', `${ldap}/login/alice`, {
+        body: JSON.stringify({ password: 'alice-pw' }),
+      });
+      expect(put.status).toBe(200);
+    } finally {
+      await slapd.stop();
+    }
     expect(log.flatMap((exchange) => checker.problems(exchange))).toEqual([]);
     expect(log.map((exchange) => exchange.status)).toEqual(expect.arrayContaining([200, 204, 400, 403, 404]));
     expect(coveredOf('secrets')).toEqual(operationsOf('secrets'));
-  }, 60_000);
+  }, 120_000);
 
   it('mesh service: every operation answers as described, errors as plain text', async () => {
     const log: RecordedExchange[] = [];

@@ -16,6 +16,7 @@ import {
 } from '../scheduler/exec/index.js';
 import { registerSchedulerRoutes, rpcAddressOf } from '../scheduler/routes/index.js';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
+import { createSecretsService, type SecretsService } from '../secrets/index.js';
 import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
@@ -225,7 +226,29 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     shutdown.abort();
     done();
   });
-  const ctx = { cluster, acl, region, shutdown: shutdown.signal, rpcAddress: rpcAddressOf(host) };
+  let secretsService: SecretsService;
+  try {
+    // Built before the scheduler's routes: with ACLs on, they check a submitted job's SecretsToken
+    // against this service's token store.
+    secretsService = createSecretsService({
+      maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      ...(options.secretsRootToken === undefined ? {} : { rootToken: options.secretsRootToken }),
+      ...(options.ldapMount === undefined ? {} : { mount: options.ldapMount }),
+      ...(durable === undefined ? {} : { store: durable.secrets }),
+    });
+  } catch (error) {
+    await cluster.close();
+    durable?.close();
+    throw error;
+  }
+  const ctx = {
+    cluster,
+    acl,
+    region,
+    shutdown: shutdown.signal,
+    rpcAddress: rpcAddressOf(host),
+    secretsTokens: secretsService.lookupToken,
+  };
   registerSchedulerRoutes(app, ctx);
   registerEventStreamRoute(app, {
     broker,
@@ -249,10 +272,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       host,
       // A caller that asks for a free scheduler port (tests) gets a free secrets port too.
       port: options.secretsPort ?? (options.schedulerPort === 0 ? 0 : 8200),
-      maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
+      service: secretsService,
       ...(options.secretsRootToken === undefined ? {} : { rootToken: options.secretsRootToken }),
-      ...(options.ldapMount === undefined ? {} : { mount: options.ldapMount }),
-      ...(durable === undefined ? {} : { store: durable.secrets }),
     });
     const secretsListener = secrets;
     mesh = await startMeshListener({
@@ -307,7 +328,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     };
   } catch (error) {
     await mesh?.close().catch(() => undefined);
-    await secrets?.close().catch(() => undefined);
+    await (secrets?.close() ?? secretsService.app.close()).catch(() => undefined);
     await app.close().catch(() => undefined);
     await cluster.close();
     durable?.close();

@@ -9,7 +9,7 @@ import { createSecretsHttpApp } from './app.js';
 import { createLdapMethod, type LdapMethod } from './method.js';
 import { registerSecretsRoutes } from './routes.js';
 import { createMemorySecretsStore, type SecretsStore } from './store.js';
-import { hashToken } from './tokens.js';
+import { hashToken, lookupToken, type TokenLookup } from './tokens.js';
 
 /** Options of {@link createSecretsService}. */
 export interface SecretsServiceOptions {
@@ -37,6 +37,12 @@ export interface SecretsService {
   readonly mountPath: string;
   /** The root token when it was generated here (print it once); undefined when given. */
   readonly generatedRootToken: string | undefined;
+  /**
+   * Looks up a token handed to another service (a job's `SecretsToken`) without using it.
+   * @param secret - The token.
+   * @returns Its policies (`root` for the root token), or `expired` / `unknown`.
+   */
+  readonly lookupToken: (secret: string) => TokenLookup;
   /** Stops the expired-token sweeper. */
   stop(): void;
 }
@@ -78,10 +84,11 @@ export function createSecretsService(options: SecretsServiceOptions = {}): Secre
   const now = options.now ?? Date.now;
   const method = createLdapMethod(store, mount.path, now);
   const app = createSecretsHttpApp(options.maxBody ?? 1024 * 1024);
+  const rootTokenHash = hashToken(rootToken);
   registerSecretsRoutes(app, {
     method,
     tokens: store.tokens,
-    rootTokenHash: hashToken(rootToken),
+    rootTokenHash,
     mountPath: mount.path,
     now,
   });
@@ -97,9 +104,11 @@ export function createSecretsService(options: SecretsServiceOptions = {}): Secre
     method,
     mountPath: mount.path,
     generatedRootToken,
+    lookupToken: (secret) => lookupToken(store.tokens, rootTokenHash, secret, now()),
     stop: () => clearInterval(sweeper),
   };
 }
 
 export { createMemorySecretsStore } from './store.js';
+export type { TokenLookup } from './tokens.js';
 export type { GroupRecord, RecordTable, SecretsStore, TokenRecord, TokenTable, UserRecord } from './store.js';

@@ -18,6 +18,8 @@ export interface ListenSecretsOptions {
   readonly maxBody?: number;
   /** The store (in memory by default). */
   readonly store?: SecretsStore;
+  /** A service already built (then root token, mount, body limit and store are its own). */
+  readonly service?: SecretsService;
 }
 
 /** The running secrets listener. */
@@ -39,12 +41,14 @@ export interface SecretsListener {
  * @throws the listen error (port in use) or a configuration error (bad mount).
  */
 export async function listenSecrets(options: ListenSecretsOptions): Promise<SecretsListener> {
-  const service = createSecretsService({
-    ...(options.rootToken === undefined ? {} : { rootToken: options.rootToken }),
-    ...(options.mount === undefined ? {} : { mount: options.mount }),
-    ...(options.maxBody === undefined ? {} : { maxBody: options.maxBody }),
-    ...(options.store === undefined ? {} : { store: options.store }),
-  });
+  const service =
+    options.service ??
+    createSecretsService({
+      ...(options.rootToken === undefined ? {} : { rootToken: options.rootToken }),
+      ...(options.mount === undefined ? {} : { mount: options.mount }),
+      ...(options.maxBody === undefined ? {} : { maxBody: options.maxBody }),
+      ...(options.store === undefined ? {} : { store: options.store }),
+    });
   const { app } = service;
   try {
     await app.listen({ host: options.host, port: options.port });

@@ -6,6 +6,8 @@ import {
   SYSTEM_DEFAULT_TTL,
   addressAllowed,
   issueToken,
+  hashToken,
+  lookupToken,
   lookupView,
   tokenLifetime,
   useToken,
@@ -104,5 +106,34 @@ describe('addressAllowed', () => {
     [['10.0.0.0/8'], undefined, false],
   ])('%j allows %s: %s', (cidrs, address, allowed) => {
     expect(addressAllowed(cidrs, address)).toBe(allowed);
+  });
+});
+
+describe('lookupToken (a token handed to the scheduling service)', () => {
+  const root = hashToken('the-root');
+  it('gives the policies without using the token, root for the root token, and says expired or unknown', () => {
+    const store = createMemorySecretsStore();
+    const settings = {
+      ...DEFAULT_SETTINGS,
+      token_ttl: 60,
+      token_num_uses: 1,
+      token_bound_cidrs: ['10.0.0.0/8'],
+    };
+    const { secret } = issueToken(store.tokens, settings, { ...grant, policies: ['default', 'web'] }, 1000);
+    expect(lookupToken(store.tokens, root, secret, 2000)).toEqual({
+      status: 'valid',
+      policies: ['default', 'web'],
+    });
+    // neither the one use nor the CIDR block applies to a lookup: the token is still there for its holder
+    expect(lookupToken(store.tokens, root, secret, 2000).status).toBe('valid');
+    expect(useToken(store.tokens, secret, '10.1.2.3', 2000)).toBeDefined();
+    expect(lookupToken(store.tokens, root, secret, 2000)).toEqual({ status: 'unknown' });
+    const { secret: short } = issueToken(store.tokens, { ...DEFAULT_SETTINGS, token_ttl: 1 }, grant, 1000);
+    expect(lookupToken(store.tokens, root, short, 2000)).toEqual({ status: 'expired' });
+    expect(lookupToken(store.tokens, root, 'the-root', 2000)).toEqual({
+      status: 'valid',
+      policies: ['root'],
+    });
+    expect(lookupToken(store.tokens, root, 'sks.nothing', 2000)).toEqual({ status: 'unknown' });
   });
 });

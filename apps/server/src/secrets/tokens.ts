@@ -208,3 +208,32 @@ export function lookupView(record: TokenRecord, nowMs: number): Record<string, u
     orphan: true,
   };
 }
+
+/** What the secrets service says of a token another service was handed (a job's `SecretsToken`). */
+export type TokenLookup =
+  | { readonly status: 'valid'; readonly policies: readonly string[] }
+  | { readonly status: 'expired' }
+  | { readonly status: 'unknown' };
+
+/**
+ * Looks a token up for another service without using it: no use is counted and its CIDR blocks
+ * are not applied (the caller is the scheduling service, not the token's holder). The root token
+ * carries the `root` policy, which allows every policy.
+ * @param table - Where tokens live.
+ * @param rootTokenHash - SHA-256 hex of the root token.
+ * @param secret - The token as handed over.
+ * @param nowMs - The current time.
+ * @returns Its policies, or why it is refused.
+ */
+export function lookupToken(
+  table: TokenTable,
+  rootTokenHash: string,
+  secret: string,
+  nowMs: number,
+): TokenLookup {
+  if (secretMatches(secret, rootTokenHash)) return { status: 'valid', policies: ['root'] };
+  const record = table.get(hashToken(secret));
+  if (record === undefined || !secretMatches(secret, record.hash)) return { status: 'unknown' };
+  if (record.expiresMs <= nowMs) return { status: 'expired' };
+  return { status: 'valid', policies: record.policies };
+}

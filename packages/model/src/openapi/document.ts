@@ -7,7 +7,7 @@
 import { ComponentRegistry, modelSchemas, type JsonSchema } from './components.js';
 import { schedulerService } from './scheduler.js';
 import { meshService, secretsService } from './secrets-mesh.js';
-import type { EndpointSpec, ServiceSpec } from './types.js';
+import type { EndpointSpec, ServiceSpec, WebSocketSpec } from './types.js';
 
 /** An OpenAPI 3.1 document as plain JSON. */
 export interface OpenApiDocument {
@@ -102,12 +102,11 @@ function operation(
       success['description'] =
         'Success: newline-delimited JSON, one such object per line, open until the client closes it';
     }
-    if (endpoint.transport === 'websocket') {
-      success['description'] = `${reasons[101]}; each server frame is: ${JSON.stringify(schema)}`;
-      delete success['content'];
-    }
   }
-  const responses: Record<string, JsonSchema> = { [String(status)]: success };
+  const responses: Record<string, JsonSchema> =
+    endpoint.websocket === undefined
+      ? { [String(status)]: success }
+      : { '101': switchingProtocols(endpoint.websocket) };
   for (const code of [...new Set([...service.errors, ...(endpoint.errors ?? [])])].sort((a, b) => a - b)) {
     responses[String(code)] = { $ref: `#/components/responses/${service.tag}Error${code}` };
   }
@@ -116,11 +115,28 @@ function operation(
     summary: endpoint.summary,
     tags: [service.tag],
     servers: [service.server],
-    security: service.security.map((name) => ({ [name]: [] })),
-    parameters: [...pathParameters(endpoint.path), ...queryParameters(service, endpoint)],
+    security: (endpoint.security ?? service.security).map((name) => ({ [name]: [] })),
+    parameters: [
+      ...pathParameters(endpoint.path),
+      ...queryParameters(service, endpoint),
+      ...(endpoint.websocket === undefined ? [] : upgradeParameters()),
+    ],
     responses,
   };
-  if (endpoint.acl !== undefined) out['description'] = `Capability: \`${endpoint.acl}\`.`;
+  const about = [
+    ...(endpoint.acl === undefined ? [] : [`Capability: \`${endpoint.acl}\`.`]),
+    ...(endpoint.security?.length === 0 ? ['No token needed.'] : []),
+    ...(endpoint.websocket === undefined ? [] : [`WebSocket (RFC 6455). ${endpoint.websocket.description}`]),
+  ];
+  if (about.length > 0) out['description'] = about.join(' ');
+  if (endpoint.websocket !== undefined) {
+    out['x-websocket'] = {
+      protocol: 'RFC 6455, JSON text frames',
+      clientFrame: registry.ref(endpoint.websocket.clientFrame),
+      serverFrame: registry.ref(endpoint.websocket.serverFrame),
+      closeCodes: { ...endpoint.websocket.closeCodes },
+    };
+  }
   if (endpoint.body !== undefined) {
     out['requestBody'] = {
       required: endpoint.bodyRequired ?? true,
@@ -128,6 +144,50 @@ function operation(
     };
   }
   return out;
+}
+
+/** A required request header of the WebSocket handshake (RFC 6455 section 4.1). */
+function upgradeHeader(name: string, description: string, schema: JsonSchema): JsonSchema {
+  return { name, in: 'header', required: true, description, schema };
+}
+
+/** The request headers that make a `GET` a WebSocket opening handshake. */
+function upgradeParameters(): JsonSchema[] {
+  return [
+    upgradeHeader('Connection', 'Must include the token `Upgrade`.', {
+      type: 'string',
+      pattern: '[Uu][Pp][Gg][Rr][Aa][Dd][Ee]',
+    }),
+    upgradeHeader('Upgrade', '`websocket` (case-insensitive).', {
+      type: 'string',
+      pattern: '^[Ww][Ee][Bb][Ss][Oo][Cc][Kk][Ee][Tt]$',
+    }),
+    upgradeHeader('Sec-WebSocket-Key', 'A random 16-byte value, base64-encoded.', {
+      type: 'string',
+      pattern: '^[A-Za-z0-9+/]{22}==$',
+    }),
+    upgradeHeader('Sec-WebSocket-Version', 'The protocol version: `13`.', { type: 'string', enum: ['13'] }),
+  ];
+}
+
+/** The `101 Switching Protocols` answer of a WebSocket endpoint, with the handshake headers. */
+function switchingProtocols(websocket: WebSocketSpec): JsonSchema {
+  const header = (description: string, schema: JsonSchema): JsonSchema => ({
+    description,
+    required: true,
+    schema,
+  });
+  return {
+    description: `${reasons[101]}. The connection now carries WebSocket frames (see \`x-websocket\`): ${websocket.description}`,
+    headers: {
+      Upgrade: header('`websocket`.', { type: 'string', pattern: '^[Ww][Ee][Bb][Ss][Oo][Cc][Kk][Ee][Tt]$' }),
+      Connection: header('`Upgrade`.', { type: 'string', pattern: '[Uu][Pp][Gg][Rr][Aa][Dd][Ee]' }),
+      'Sec-WebSocket-Accept': header(
+        'Base64 of the SHA-1 of the request key and the protocol GUID (RFC 6455 section 4.2.2).',
+        { type: 'string', pattern: '^[A-Za-z0-9+/]{27}=$' },
+      ),
+    },
+  };
 }
 
 function errorResponses(service: ServiceSpec): Record<string, JsonSchema> {

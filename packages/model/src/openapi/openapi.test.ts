@@ -139,6 +139,38 @@ describe('openApiDocument', () => {
     expect(Object.keys(responses['meshError400']?.content ?? {})).toEqual(['text/plain']);
   });
 
+  it('describes exec as a WebSocket upgrade: GET with the handshake headers, 101 with its headers, frames in x-websocket', () => {
+    const exec = openApiDocument().paths['/v1/client/allocation/{alloc_id}/exec'] as Record<
+      string,
+      Operation & { 'x-websocket'?: Record<string, unknown>; description?: string }
+    >;
+    expect(Object.keys(exec)).toEqual(['get']);
+    const op = exec['get'];
+    const headers = op?.parameters.filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headers).toEqual(['Connection', 'Upgrade', 'Sec-WebSocket-Key', 'Sec-WebSocket-Version']);
+    expect(
+      Object.keys(op?.responses ?? {}).filter((code) => code.startsWith('1') || code.startsWith('2')),
+    ).toEqual(['101']);
+    const switching = op?.responses['101'];
+    expect(switching?.content).toBeUndefined();
+    expect(Object.keys(switching?.headers ?? {})).toEqual(['Upgrade', 'Connection', 'Sec-WebSocket-Accept']);
+    expect(op?.['x-websocket']).toMatchObject({
+      clientFrame: { $ref: '#/components/schemas/ExecClientFrame' },
+      serverFrame: { $ref: '#/components/schemas/ExecServerFrame' },
+      closeCodes: { '1000': expect.any(String), '1008': expect.any(String), '1011': expect.any(String) },
+    });
+    expect(op?.description).toContain('alloc-node-exec');
+    expect(op?.description).toContain('"exited": true');
+  });
+
+  it('needs no token for login, the status probes and the description itself; a token everywhere else', () => {
+    const open = operations()
+      .filter(([, , op]) => (op as { security?: unknown[] }).security?.length === 0)
+      .map(([, , op]) => op.operationId)
+      .sort();
+    expect(open).toEqual(['listPeers', 'loginLdap', 'loginLdap_put', 'readLeader', 'readOpenApi']);
+  });
+
   it('returns a new document each call', () => {
     const a = openApiDocument();
     const b = openApiDocument();

@@ -15,7 +15,7 @@ import { Allocation } from '../allocation.js';
 import { Deployment } from '../deployment.js';
 import { Evaluation } from '../evaluation.js';
 import { EventEnvelope } from '../event.js';
-import { ExecServerFrame } from '../exec.js';
+import { ExecClientFrame, ExecServerFrame } from '../exec.js';
 import { Job, JobListStub, JobSubmission, JobSummary } from '../job.js';
 import {
   JobDeregisterResponse,
@@ -77,7 +77,7 @@ const parameters: Record<string, QueryParameterSpec> = {
   task_states: bool('Include TaskStates (default true; `false` shrinks large answers).'),
   type: text('Volume type: only `csi` is supported; omitted, the list is empty.'),
   node_id: text('Node ID prefix (even number of hex characters).'),
-  plugin_id: text('Plugin ID prefix (even number of hex characters).'),
+  plugin_id: text('Plugin ID prefix (a plain string prefix: plugin IDs are names such as `ebs0`).'),
   force: bool('Deregister at once, dropping the claims of terminal allocations.'),
   node: text('The node to detach the volume from.'),
   eval_priority: int('Overrides the priority of the evaluation.'),
@@ -143,7 +143,7 @@ const endpoints: EndpointSpec[] = [
     errors: [],
   }),
   write('/v1/jobs/parse', 'parseJob', 'Parse a job file into a Job', JobParseRequest, JobParseResponse, {
-    acl: 'namespace:parse-job',
+    acl: 'namespace:parse-job or namespace:submit-job (either suffices, as the service checks)',
     errors: [],
   }),
   read('/v1/job/{job_id}', 'readJob', 'Read a job', Job),
@@ -309,14 +309,22 @@ const endpoints: EndpointSpec[] = [
     methods: ['get'],
     path: '/v1/client/allocation/{alloc_id}/exec',
     operationId: 'execAllocation',
-    summary: 'Run a command in an allocation (WebSocket; frames as ExecClientFrame and ExecServerFrame)',
+    summary: 'Run a command in a task of an allocation, over a WebSocket (upgrade, then JSON frames)',
     query: ['command', 'task', 'tty', 'ws_handshake'],
     requiredQuery: ['command', 'task'],
-    response: ExecServerFrame,
-    status: 101,
-    transport: 'websocket',
-    acl: 'namespace:alloc-exec',
-    errors: [404],
+    websocket: {
+      clientFrame: ExecClientFrame,
+      serverFrame: ExecServerFrame,
+      description:
+        'Each text frame is one JSON object. Client to server: `{"version": 1, "auth_token": "<token>"}` first when `ws_handshake=true`, then `{"stdin": {"data": "<base64>"}}`, `{"stdin": {"close": true}}`, `{"tty_size": {"height": h, "width": w}}`, and `{}` heartbeats. Server to client: `{"stdout": {"data": "<base64>"}}`, `{"stdout": {"close": true}}`, the same for `stderr`, `{}` heartbeats, and last `{"exited": true, "result": {"exit_code": n}}`, after which the server closes the socket. Bad parameters, an unknown allocation or task, another region and a refused token are not HTTP errors: the upgrade succeeds and the socket is closed with 1008 and the message as the reason.',
+      closeCodes: {
+        1000: 'Normal: after the `exited` frame.',
+        1008: 'Refused: bad parameters, unknown allocation or task, another region, missing or insufficient token (the reason says which).',
+        1011: 'Server fault: the command could not be run.',
+      },
+    },
+    acl: 'namespace:alloc-exec, and namespace:alloc-node-exec when the task uses the raw_exec driver',
+    errors: [],
   },
   read('/v1/volumes', 'listVolumes', 'List volumes', Type.Array(CsiVolumeListStub), {
     paginated: true,
@@ -376,6 +384,7 @@ const endpoints: EndpointSpec[] = [
     methods: ['get'],
     path: '/v1/status/leader',
     operationId: 'readLeader',
+    security: [],
     summary: 'The address of the leader',
     response: Type.String(),
     errors: [],
@@ -398,6 +407,7 @@ const endpoints: EndpointSpec[] = [
     methods: ['get'],
     path: '/v1/openapi.json',
     operationId: 'readOpenApi',
+    security: [],
     summary: 'This description (OpenAPI 3.1) of the three APIs',
     response: Type.Object({ openapi: Type.String() }),
     errors: [],
@@ -406,6 +416,7 @@ const endpoints: EndpointSpec[] = [
     methods: ['get'],
     path: '/v1/status/peers',
     operationId: 'listPeers',
+    security: [],
     summary: 'The addresses of the servers',
     response: Type.Array(Type.String()),
     errors: [],

@@ -144,6 +144,7 @@ const ldapEndpoints: EndpointSpec[] = [
     path: `${mount}/login/{username}`,
     operationId: 'loginLdap',
     summary: 'Log in with a directory password; answers a client token',
+    security: [],
     body: LdapLoginRequest,
     response: LdapLoginResponse,
   },

@@ -41,8 +41,31 @@ export interface EndpointSpec {
   readonly errors?: readonly number[];
   /** Headers this endpoint may answer beyond the service's read headers. */
   readonly responseHeaders?: Readonly<Record<string, QueryParameterSpec>>;
-  /** How the success answer is carried when it is not one JSON body. */
-  readonly transport?: 'ndjson' | 'websocket';
+  /** How the success answer is carried when it is not one JSON body: newline-delimited JSON. */
+  readonly transport?: 'ndjson';
+  /**
+   * A WebSocket endpoint (RFC 6455): a `GET` with the upgrade headers answered `101 Switching
+   * Protocols`, then JSON text frames in both directions. Described with the upgrade headers as
+   * parameters, the handshake headers on the 101, and the frames in the `x-websocket` extension.
+   */
+  readonly websocket?: WebSocketSpec;
+  /**
+   * The security schemes of this operation when they differ from the service's; empty for an
+   * operation that needs no token (login, status probes, the description itself).
+   */
+  readonly security?: readonly string[];
+}
+
+/** The frames and close codes of a WebSocket endpoint. */
+export interface WebSocketSpec {
+  /** Schema of each frame the client sends (one JSON object per text frame). */
+  readonly clientFrame: TSchema;
+  /** Schema of each frame the server sends. */
+  readonly serverFrame: TSchema;
+  /** What the frames are, for a reader (the order, the last frame). */
+  readonly description: string;
+  /** Close codes the server ends the socket with, and when. */
+  readonly closeCodes: Readonly<Record<number, string>>;
 }
 
 /** A query parameter of a service's catalogue. */

@@ -86,6 +86,8 @@ export interface Cluster {
     id: string;
     version: number;
     enforcePriorVersion?: number;
+    /** Checks the version reverted to before it is stored (throwing stores nothing). */
+    admit?: (target: Job) => void;
   }): RegisterResponse;
   /** Marks a job version stable or not. */
   setJobStability(input: { namespace: string; id: string; version: number; stable: boolean }): {

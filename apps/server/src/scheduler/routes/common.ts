@@ -8,6 +8,7 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { requireNamespace, type Acl, type Principal } from '../acl/index.js';
 import type { NamespaceCapability } from '../acl/tokens.js';
 import type { Cluster } from '../core/index.js';
+import type { TokenLookup } from '../../secrets/tokens.js';
 
 /** What the scheduler routes need from the server. */
 export interface SchedulerRouteContext {
@@ -24,6 +25,11 @@ export interface SchedulerRouteContext {
    * @defaultValue `127.0.0.1:4647`
    */
   readonly rpcAddress?: string;
+  /**
+   * Looks up a job's `SecretsToken` in the secrets service's token store (checked when ACLs are
+   * on; see `job-tokens.ts`). @defaultValue none: every SecretsToken is unknown
+   */
+  readonly secretsTokens?: (secret: string) => TokenLookup;
 }
 
 /** The core's cluster, as the routes use it (store plus write operations). */

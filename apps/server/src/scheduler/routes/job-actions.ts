@@ -3,6 +3,7 @@ import { JobEvaluateRequest, JobRevertRequest, JobStabilityRequest } from '@sked
 import { queryBool, queryUint } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
 import { beginWrite, sendWrite, validateBody, type SchedulerRouteContext } from './common.js';
+import { checkJobTokens } from './job-tokens.js';
 
 type Params = { job_id: string };
 
@@ -30,6 +31,8 @@ export function registerJobActionRoutes(app: FastifyInstance, ctx: SchedulerRout
       namespace,
       id: body.JobID,
       version: body.JobVersion ?? 0,
+      // the version reverted to is registered again, with the tokens of the revert request
+      admit: (target) => checkJobTokens(ctx, target, body),
       ...(body.EnforcePriorVersion === undefined || body.EnforcePriorVersion === null
         ? {}
         : { enforcePriorVersion: body.EnforcePriorVersion }),

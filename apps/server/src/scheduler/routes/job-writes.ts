@@ -5,6 +5,7 @@ import { queryString } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
 import { authenticate, requireNamespace } from '../acl/index.js';
 import { registerJobActionRoutes } from './job-actions.js';
+import { checkJobTokens } from './job-tokens.js';
 import {
   begin,
   beginInNamespace,
@@ -55,6 +56,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
     const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
+    checkJobTokens(ctx, job, job);
     const result = cluster.registerJob({
       job: { ...job, Namespace: namespace },
       enforceIndex: body.EnforceIndex ?? false,
@@ -101,6 +103,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
     const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
+    checkJobTokens(ctx, job, job);
     const result = cluster.planJob({
       job: { ...job, Namespace: namespace },
       diff: body.Diff ?? false,

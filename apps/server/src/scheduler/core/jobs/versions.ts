@@ -28,6 +28,7 @@ export function createVersionWrites(
       if (input.version === job.Version) throw badRequest(`can't revert to current version ${job.Version}`);
       const target = tx.get('jobVersions', versionKey(input.namespace, input.id, input.version));
       if (!target) throw versionNotFound(input.id, input.namespace, input.version);
+      input.admit?.(target);
       const stored = upsertJob(ctx, tx, { ...target, Status: job.Status }, job);
       const e = isParent(stored) ? undefined : deps.queue.makeEval(tx, stored, 'job-register');
       if (stored.Periodic) tx.after(() => deps.armPeriodic(stored.Namespace, stored.ID));
