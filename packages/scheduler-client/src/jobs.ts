@@ -10,23 +10,6 @@ import type { JobsApi } from './jobs/api.js';
 import { createJobReads } from './jobs/reads.js';
 import { createJobWrites } from './jobs/writes.js';
 
-export type { JobSubmissionEndpoint, JobsApi } from './jobs/api.js';
-export type {
-  JobAllocationsOptions,
-  JobDeploymentsOptions,
-  JobDispatchOptions,
-  JobEvaluateOptions,
-  JobListOptions,
-  JobParseOptions,
-  JobPlanOptions,
-  JobReadOptions,
-  JobRegisterOptions,
-  JobRevertOptions,
-  JobStability,
-  JobStopOptions,
-  JobVersionsOptions,
-} from './jobs/options.js';
-
 /**
  * Builds the job endpoints on a transport.
  * @internal
