@@ -7,9 +7,9 @@ import { startServer, type RunningServer, type StartServerOptions } from '../src
 /** Throwaway data directories and servers started on them (see {@link dataDirServers}). */
 export interface DataDirServers {
   /** A new empty directory under the system's temporary directory. */
-  freshDir(): string;
+  readonly freshDir: () => string;
   /** Starts a server with the file's options on `dataDir`. */
-  start(dataDir: string): Promise<RunningServer>;
+  readonly start: (dataDir: string) => Promise<RunningServer>;
 }
 
 /**
@@ -26,12 +26,12 @@ export function dataDirServers(prefix: string, options: StartServerOptions): Dat
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
   return {
-    freshDir() {
+    freshDir: () => {
       const dir = mkdtempSync(join(tmpdir(), prefix));
       dirs.push(dir);
       return dir;
     },
-    async start(dataDir) {
+    start: async (dataDir) => {
       const server = await startServer({ ...options, dataDir });
       servers.push(server);
       return server;
