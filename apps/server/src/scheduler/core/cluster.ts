@@ -133,10 +133,21 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       armProgressDeadline: watcher.armProgressDeadline,
       releaseClaims: volumes.releaseClaims,
     });
+    // The restored tables nothing has read yet are indexed after start, one a turn.
+    const settle = (): void => {
+      if (store.settle()) ctx.timers.later(settle, 0);
+    };
+    ctx.timers.later(settle, 0);
   }
 
-  const collector = createCollector(ctx, { ...DEFAULT_GC, ...options.gc }, (a) =>
-    rm(dirname(taskDir(a.ID, 'task')), { recursive: true, force: true }, () => undefined),
+  const collector = createCollector(
+    ctx,
+    { ...DEFAULT_GC, ...options.gc },
+    (a) => rm(dirname(taskDir(a.ID, 'task')), { recursive: true, force: true }, () => undefined),
+    {
+      ...(options.persistence?.restored?.times && { restored: options.persistence.restored.times }),
+      ...(options.persistence?.backend?.times && { times: options.persistence.backend.times }),
+    },
   );
 
   return {

@@ -18,6 +18,7 @@ import {
   committedOfJob,
   createTables,
   sortByKey,
+  TABLES,
   type Table,
   type TableImpl,
   type TableName,
@@ -115,6 +116,11 @@ export interface Store {
   /** Subscribes to committed event batches (with a backend: once each batch is durable). */
   onEvents(listener: (batch: EventBatch) => void): () => void;
   /**
+   * Indexes the next table of a restored state that nothing has read yet (tables index their
+   * restored items on first access; this does it ahead, a table at a time). False when none is left.
+   */
+  settle(): boolean;
+  /**
    * Whether the commits up to `index` (default: the last) are durable: `undefined` when they are
    * (always, without a backend), else a promise resolved once they are. Answer a write after this.
    */
@@ -122,7 +128,7 @@ export interface Store {
 }
 
 /** The store as the routes and the facade's users see it: reads, watches and events, no writes. */
-export type ReadonlyStore = Omit<Store, 'write' | 'dryRun' | 'derive'>;
+export type ReadonlyStore = Omit<Store, 'write' | 'dryRun' | 'derive' | 'settle'>;
 
 interface Pending {
   readonly tx: Txn;
@@ -197,7 +203,12 @@ function apply(tables: Tables, change: ChangeSet): void {
     const t = tables[name] as TableImpl<unknown>;
     for (const [id, v] of p) {
       const old = t.map.get(id);
-      if (old !== undefined && t.groupOf) t.groups.get(t.groupOf(old))?.delete(id);
+      if (old !== undefined && t.groupOf) {
+        const g = t.groupOf(old);
+        const set = t.groups.get(g);
+        // An empty group goes (a collected job leaves nothing behind).
+        if (set?.delete(id) === true && set.size === 0) t.groups.delete(g);
+      }
       if (v === DELETED) {
         if (old !== undefined) {
           t.map.delete(id);
@@ -218,20 +229,15 @@ function apply(tables: Tables, change: ChangeSet): void {
   }
 }
 
-/** Fills empty tables with a restored state: items, per-table indexes. */
+/**
+ * Hands a restored state to empty tables (each table indexes its items on first access, see
+ * {@link TableImpl.defer}) and sets the per-table indexes.
+ */
 function restore(tables: Tables, restored: RestoredState): void {
   for (const name of Object.keys(tables) as TableName[]) {
     const t = tables[name] as TableImpl<unknown>;
-    for (const v of (restored.items[name] ?? []) as Iterable<unknown>) {
-      const id = t.ordering.id(v);
-      t.map.set(id, v);
-      t.items.upsert(v);
-      if (!t.groupOf) continue;
-      const g = t.groupOf(v);
-      let set = t.groups.get(g);
-      if (!set) t.groups.set(g, (set = new Set()));
-      set.add(id);
-    }
+    const items = restored.items[name] as Iterable<unknown> | undefined;
+    if (items !== undefined) t.defer(items);
     t.watch.advance(restored.tableIndexes[name] ?? 1);
   }
 }
@@ -323,5 +329,6 @@ export function createStore(options: StoreOptions = {}): Store {
       return () => void listeners.delete(listener);
     },
     synced: (at = index) => backend?.durable(at),
+    settle: () => TABLES.some((name) => (tables[name] as TableImpl<unknown>).settle()),
   };
 }
