@@ -85,9 +85,9 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = 'SIG
 export interface GroupProcess {
   readonly child: ChildProcessByStdio<null, Readable, Readable>;
   /** Everything it printed so far, stdout and stderr interleaved. */
-  output(): string;
+  readonly output: () => string;
   /** Ends the group (SIGTERM, then SIGKILL after the grace period) and resolves once it exited. */
-  close(): Promise<void>;
+  readonly close: () => Promise<void>;
 }
 
 /**
