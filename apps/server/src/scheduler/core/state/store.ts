@@ -12,6 +12,7 @@ import type {
   JobSummary,
   Node,
 } from '../types.js';
+import { deriveEvents, type LoggedChange, type WriteKind } from './events.js';
 import { jobKey } from './keys.js';
 import type { RestoredState, StoreOptions } from './persistence.js';
 import {
@@ -29,6 +30,7 @@ import {
 export { jobKey, versionKey } from './keys.js';
 export type { Table, TableName, TableTypes } from './tables.js';
 export type { RestoredState, StoreBackend, StoreOptions } from './persistence.js';
+export type { WriteKind } from './events.js';
 
 /** Read access to the state: what the scheduler, the routes and the derivers see. */
 export interface StateView {
@@ -48,8 +50,6 @@ export interface Txn extends StateView {
   put<K extends TableName>(table: K, item: TableTypes[K]): void;
   /** Deletes an item by identity. */
   delete(table: TableName, id: string): void;
-  /** Queues an event (its Index is set at commit). */
-  emit(event: Omit<ClusterEvent, 'Index'>): void;
   /** Runs `fn` after the commit succeeded (e.g. to start timers). */
   after(fn: () => void): void;
   /** Whether anything was written. */
@@ -105,10 +105,11 @@ export interface Store {
   /**
    * Runs `fn` as one atomic write: if it throws, nothing is changed and the error propagates;
    * otherwise the derivers run, its changes are applied at once, the global index and the touched
-   * tables' watches advance, and its events are emitted as one batch. A write that changes nothing
-   * does not advance the index.
+   * tables' watches advance, and the events derived from its changes (state/events.ts) are
+   * emitted as one batch. A write that changes nothing does not advance the index. `kind` says
+   * what the write is where its changes alone do not (job deregistrations).
    */
-  write<R>(fn: (tx: Txn) => R): R;
+  write<R>(fn: (tx: Txn) => R, kind?: WriteKind): R;
   /** Runs `fn` on a transaction that is then discarded: a dry run (plans). Nothing is stored or emitted. */
   dryRun<R>(fn: (tx: Txn) => R): R;
   /** Adds a deriver run by every later write before its commit. */
@@ -133,7 +134,8 @@ export type ReadonlyStore = Omit<Store, 'write' | 'dryRun' | 'derive' | 'settle'
 interface Pending {
   readonly tx: Txn;
   readonly writes: Map<TableName, Map<string, unknown>>;
-  readonly events: Omit<ClusterEvent, 'Index'>[];
+  /** Every put and delete, in order: what the events are derived from. */
+  readonly log: LoggedChange[];
   readonly afters: (() => void)[];
 }
 
@@ -149,7 +151,7 @@ function committedView(tables: Tables): StateView {
 /** A transaction over the committed tables at index `next`, collecting its writes. */
 function begin(tables: Tables, next: number): Pending {
   const writes = new Map<TableName, Map<string, unknown>>();
-  const events: Omit<ClusterEvent, 'Index'>[] = [];
+  const log: LoggedChange[] = [];
   const afters: (() => void)[] = [];
   const impl = (name: TableName): TableImpl<unknown> => tables[name] as TableImpl<unknown>;
   const pendingOf = (table: TableName): Map<string, unknown> => {
@@ -186,23 +188,32 @@ function begin(tables: Tables, next: number): Pending {
       for (const v of p.values()) if (v !== DELETED && t.groupOf?.(v) === group) out.push(v);
       return sortByKey(t, out) as never;
     },
-    put: (table, item) => void pendingOf(table).set(impl(table).ordering.id(item), item),
-    delete: (table, id) => void pendingOf(table).set(id, DELETED),
-    emit: (event) => void events.push(event),
+    put(table, item) {
+      const id = impl(table).ordering.id(item);
+      log.push({ table, before: tx.get(table, id), after: item } as LoggedChange);
+      pendingOf(table).set(id, item);
+    },
+    delete(table, id) {
+      log.push({ table, before: tx.get(table, id), after: undefined });
+      pendingOf(table).set(id, DELETED);
+    },
     after: (f) => void afters.push(f),
     get dirty() {
       return writes.size > 0;
     },
   };
-  return { tx, writes, events, afters };
+  return { tx, writes, log, afters };
 }
 
 /** Applies a change set to the tables (their maps, ordered indexes, per-job groups and watches). */
 function apply(tables: Tables, change: ChangeSet): void {
   for (const [name, p] of change.writes) {
     const t = tables[name] as TableImpl<unknown>;
+    let changed = false;
     for (const [id, v] of p) {
       const old = t.map.get(id);
+      if (old === v) continue; // put again as it was (a deregistration of a stopped job): no change
+      changed = true;
       if (old !== undefined && t.groupOf) {
         const g = t.groupOf(old);
         const set = t.groups.get(g);
@@ -225,7 +236,7 @@ function apply(tables: Tables, change: ChangeSet): void {
         set.add(id);
       }
     }
-    t.watch.advance(change.index);
+    if (changed) t.watch.advance(change.index);
   }
 }
 
@@ -304,13 +315,14 @@ export function createStore(options: StoreOptions = {}): Store {
     ofJob(table, namespace, jobId) {
       return committedOfJob(tables[table] as TableImpl<unknown>, namespace, jobId) as never;
     },
-    write(fn) {
+    write(fn, kind = 'write') {
       const p = begin(tables, index + 1);
       const result = fn(p.tx);
       runDerivers(p);
-      if (p.writes.size > 0 || p.events.length > 0) {
+      if (p.writes.size > 0) {
         const next = index + 1;
-        commit({ index: next, writes: p.writes, events: p.events.map((e) => ({ ...e, Index: next })) });
+        const events = deriveEvents(kind, p.log, next);
+        commit({ index: next, writes: p.writes, events: events.map((e) => ({ ...e, Index: next })) });
       }
       for (const f of p.afters) f();
       return result;
