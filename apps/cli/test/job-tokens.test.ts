@@ -57,7 +57,14 @@ describe('job tokens with ACLs on', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('SecretsToken is not a token of the secrets service');
     expect(unknown.stdout + unknown.stderr).not.toContain('cli-unknown-42');
-    const mesh = await run(['job', 'run', '--detach', '--mesh-token', 'mesh-cli-nope', file]);
+    const mesh = await run([
+      'job',
+      'run',
+      '--detach',
+      '--mesh-token',
+      'mesh-cli-nope',
+      jobFile('tok-mesh', null),
+    ]);
     expect(mesh.code).toBe(1);
     expect(mesh.stderr).toContain('MeshToken is not a token of the mesh service');
     expect(mesh.stdout + mesh.stderr).not.toContain('mesh-cli-nope');
