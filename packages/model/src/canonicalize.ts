@@ -11,7 +11,7 @@ import type {
   Spread,
   SpreadInput,
 } from './constraint.js';
-import { JobStatus, JobType, type Job, type JobInput } from './job.js';
+import { JobStatus, JobType, type Job, type JobInput, type SchedulerJobType } from './job.js';
 import type { NetworkResource, NetworkResourceInput, Port, PortInput } from './network.js';
 import type { MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 import type { TaskGroup, TaskGroupInput, VolumeRequest, VolumeRequestInput } from './task-group.js';
@@ -31,63 +31,72 @@ const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 
 /**
+ * The policy defaults of one job type (see {@link JobTypeDefaults}).
+ *
+ * @since 0.2.0
+ */
+export interface JobTypePolicyDefaults {
+  /** Restart policy of groups (and, merged under their own, of tasks). */
+  readonly RestartPolicy: Readonly<RestartPolicy>;
+  /** Reschedule policy of groups; `null` = never rescheduled. */
+  readonly ReschedulePolicy: Readonly<ReschedulePolicy> | null;
+  /** Migrate strategy of groups; `null` = not applicable. */
+  readonly Migrate: Readonly<MigrateStrategy> | null;
+  /** Update strategy of the job and its groups (their own blocks filled in over it); `null` = not applicable. */
+  readonly Update: Readonly<UpdateStrategy> | null;
+}
+
+const SERVICE_DEFAULTS: JobTypePolicyDefaults = {
+  RestartPolicy: { Attempts: 2, Interval: 30 * MINUTE, Delay: 15 * SECOND, Mode: 'fail' },
+  ReschedulePolicy: {
+    Attempts: 0,
+    Interval: 0,
+    Delay: 30 * SECOND,
+    DelayFunction: 'exponential',
+    MaxDelay: HOUR,
+    Unlimited: true,
+  },
+  Migrate: {
+    MaxParallel: 1,
+    HealthCheck: 'checks',
+    MinHealthyTime: 10 * SECOND,
+    HealthyDeadline: 5 * MINUTE,
+  },
+  Update: {
+    AutoPromote: false,
+    AutoRevert: false,
+    Canary: 0,
+    HealthCheck: 'checks',
+    HealthyDeadline: 5 * MINUTE,
+    MaxParallel: 1,
+    MinHealthyTime: 10 * SECOND,
+    ProgressDeadline: 10 * MINUTE,
+    Stagger: 30 * SECOND,
+  },
+};
+
+/**
  * Policy defaults that depend on the job type, applied by {@link canonicalizeJob}. Durations are in nanoseconds.
  *
- * | Policy | `service` | `batch` | `sysbatch` |
- * |---|---|---|---|
- * | RestartPolicy | 2 attempts in 30 min, delay 15 s, mode `fail` | 3 attempts in 24 h, delay 15 s, mode `fail` | as batch |
- * | ReschedulePolicy | unlimited, delay 30 s `exponential` up to 1 h | 1 attempt in 24 h, delay 5 s `constant` | `null` (never rescheduled) |
- * | Migrate | 1 at a time, `checks`, healthy for 10 s within 5 min | `null` | `null` |
- * | Update | 1 at a time, `checks`, healthy for 10 s within 5 min, progress deadline 10 min, stagger 30 s, no canaries | `null` | `null` |
+ * | Policy | `service` | `batch` | `sysbatch` | `system` |
+ * |---|---|---|---|---|
+ * | RestartPolicy | 2 attempts in 30 min, delay 15 s, mode `fail` | 3 attempts in 24 h, delay 15 s, mode `fail` | as batch | as service |
+ * | ReschedulePolicy | unlimited, delay 30 s `exponential` up to 1 h | 1 attempt in 24 h, delay 5 s `constant` | `null` (never rescheduled) | `null` |
+ * | Migrate | 1 at a time, `checks`, healthy for 10 s within 5 min | `null` | `null` | as service |
+ * | Update | 1 at a time, `checks`, healthy for 10 s within 5 min, progress deadline 10 min, stagger 30 s, no canaries | `null` | `null` | as service |
  *
  * A service job without an update block gets the default update strategy on the job and on every group, as the
  * service does, so its first registration creates a deployment; a job's or group's own block is filled in
  * over these defaults (set `MaxParallel` to 0 for no deployment). A `Type`
- * outside {@link JobType} (input that did not pass validation) gets the `service` defaults, so a validator
+ * outside {@link SchedulerJobType} (input that did not pass validation) gets the `service` defaults, so a validator
  * that runs after canonicalization can still report the type.
  *
  * @since 0.1.0
  */
 export const JobTypeDefaults: {
-  readonly [T in JobType]: {
-    /** Restart policy of groups (and, merged under their own, of tasks). */
-    readonly RestartPolicy: Readonly<RestartPolicy>;
-    /** Reschedule policy of groups; `null` = never rescheduled. */
-    readonly ReschedulePolicy: Readonly<ReschedulePolicy> | null;
-    /** Migrate strategy of groups; `null` = not applicable. */
-    readonly Migrate: Readonly<MigrateStrategy> | null;
-    /** Update strategy of the job and its groups (their own blocks filled in over it); `null` = not applicable. */
-    readonly Update: Readonly<UpdateStrategy> | null;
-  };
+  readonly [T in SchedulerJobType]: JobTypePolicyDefaults;
 } = {
-  service: {
-    RestartPolicy: { Attempts: 2, Interval: 30 * MINUTE, Delay: 15 * SECOND, Mode: 'fail' },
-    ReschedulePolicy: {
-      Attempts: 0,
-      Interval: 0,
-      Delay: 30 * SECOND,
-      DelayFunction: 'exponential',
-      MaxDelay: HOUR,
-      Unlimited: true,
-    },
-    Migrate: {
-      MaxParallel: 1,
-      HealthCheck: 'checks',
-      MinHealthyTime: 10 * SECOND,
-      HealthyDeadline: 5 * MINUTE,
-    },
-    Update: {
-      AutoPromote: false,
-      AutoRevert: false,
-      Canary: 0,
-      HealthCheck: 'checks',
-      HealthyDeadline: 5 * MINUTE,
-      MaxParallel: 1,
-      MinHealthyTime: 10 * SECOND,
-      ProgressDeadline: 10 * MINUTE,
-      Stagger: 30 * SECOND,
-    },
-  },
+  service: SERVICE_DEFAULTS,
   batch: {
     RestartPolicy: { Attempts: 3, Interval: 24 * HOUR, Delay: 15 * SECOND, Mode: 'fail' },
     ReschedulePolicy: {
@@ -107,6 +116,7 @@ export const JobTypeDefaults: {
     Migrate: null,
     Update: null,
   },
+  system: { ...SERVICE_DEFAULTS, ReschedulePolicy: null },
 };
 
 /**
@@ -217,7 +227,8 @@ export interface CanonicalizeJobOptions {
  * an update block gets the default `Update` on the job and every group), ephemeral disk
  * 300 MB; each task CPU 100 MHz, memory 300 MB, kill timeout 5 s, logs 10 files of 10 MB, the group's
  * restart policy merged under the task's; service names `<job>-<group>[-<task>]`; absent lists, maps and
- * objects become `null`.
+ * objects become `null`. A job of {@link SchedulerJobType} `system` (which `JobInput` refuses, but a job
+ * file may name) gets its own defaults and keeps its type: the result is then a {@link SchedulerJob}.
  *
  * @param job - A job that passed `validate(JobInput, ...)`.
  * @param options - See {@link CanonicalizeJobOptions}.
@@ -231,7 +242,8 @@ export interface CanonicalizeJobOptions {
  * @since 0.1.0
  */
 export function canonicalizeJob(job: JobInput, options: CanonicalizeJobOptions = {}): Job {
-  const type: JobType = job.Type ?? JobDefaults.Type;
+  // A `system` job reaches here from a caller that owns it (see SchedulerJob): its defaults are in JobTypeDefaults.
+  const type: SchedulerJobType = job.Type ?? JobDefaults.Type;
   const typeDefaults = defaultsOf(type);
   const namespace = nonEmpty(job.Namespace) ?? JobDefaults.Namespace;
   const updateDefaults =
@@ -345,7 +357,7 @@ const RESCHEDULE_FALLBACK: ReschedulePolicy = {
 interface GroupContext {
   readonly jobId: string;
   readonly namespace: string;
-  readonly type: JobType;
+  readonly type: SchedulerJobType;
   /** The type's update defaults with the job's own update block filled in; `null` = not applicable. */
   readonly updateDefaults: UpdateStrategy | null;
   readonly jobMigrate: Partial<MigrateStrategy> | undefined;
@@ -604,12 +616,9 @@ function canonicalizeScaling(
   };
 }
 
-/** The policy defaults of a job type; the `service` ones for a type outside {@link JobType}. */
-function defaultsOf(type: string): (typeof JobTypeDefaults)[JobType] {
-  return (
-    (JobTypeDefaults as Partial<Record<string, (typeof JobTypeDefaults)[JobType]>>)[type] ??
-    JobTypeDefaults.service
-  );
+/** The policy defaults of a job type; the `service` ones for a type outside {@link SchedulerJobType}. */
+function defaultsOf(type: string): JobTypePolicyDefaults {
+  return (JobTypeDefaults as Partial<Record<string, JobTypePolicyDefaults>>)[type] ?? JobTypeDefaults.service;
 }
 
 /** Copies `defaults`, replacing each key the input gives a value for; unknown input keys are dropped. */

@@ -94,8 +94,10 @@ export {
   ParameterizedJobInput,
   Periodic,
   PeriodicInput,
+  SchedulerJobType,
   TaskGroupSummary,
 } from './job.js';
+export type { SchedulerJob } from './job.js';
 // Evaluations
 export { AllocationMetric, EvalStatus, EvalTriggeredBy, Evaluation } from './evaluation.js';
 // Deployments
@@ -210,7 +212,7 @@ export { openApiDocument } from './openapi/document.js';
 export type { OpenApiDocument } from './openapi/document.js';
 // Canonicalization
 export { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js';
-export type { CanonicalizeJobOptions } from './canonicalize.js';
+export type { CanonicalizeJobOptions, JobTypePolicyDefaults } from './canonicalize.js';
 // Helpers types used in the inferred schema types
 export type { OptionalProperties } from './internal/schema.js';
 // TypeBox types used in signatures

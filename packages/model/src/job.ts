@@ -38,6 +38,30 @@ export const JobType = {
 export type JobType = (typeof JobType)[keyof typeof JobType];
 
 /**
+ * Every job type a scheduler stores and runs: the submittable {@link JobType}s plus `system`, a
+ * long-running job with one allocation on every eligible node that is never rescheduled (placed again
+ * when a node joins). The spec's submit bodies list only `service`, `batch` and `sysbatch`, so
+ * {@link JobInput} refuses `system`; a stored {@link Job} (from a job file, or a server that runs system
+ * jobs) may carry it: its type is {@link SchedulerJob}.
+ *
+ * @example
+ * ```ts
+ * import { SchedulerJobType, type SchedulerJob } from '@sked/model';
+ *
+ * const perNode = (job: SchedulerJob): boolean =>
+ *   job.Type === SchedulerJobType.System || job.Type === SchedulerJobType.SysBatch;
+ * ```
+ * @since 0.2.0
+ */
+export const SchedulerJobType = {
+  ...JobType,
+  /** Long-running work on every eligible node, never rescheduled. */
+  System: 'system',
+} as const;
+/** One of the values of {@link SchedulerJobType}. */
+export type SchedulerJobType = (typeof SchedulerJobType)[keyof typeof SchedulerJobType];
+
+/**
  * Job statuses.
  *
  * - `pending`: registered, no allocation running yet.
@@ -250,6 +274,26 @@ export const Job = Type.Object({
 });
 /** A value matching the {@link Job} schema. */
 export type Job = Static<typeof Job>;
+
+/**
+ * A stored job of any {@link SchedulerJobType}, `system` included: what a scheduler keeps, and what
+ * {@link canonicalizeJob} returns for a job of type `system`. A {@link Job} is one.
+ *
+ * @example
+ * ```ts
+ * import { canonicalizeJob, type JobInput, type SchedulerJob } from '@sked/model';
+ *
+ * // A job file may name the `system` type, which the submit schema (JobInput) refuses.
+ * const fromFile = { ID: 'agent', Type: 'system', TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] }] };
+ * const agent: SchedulerJob = canonicalizeJob(fromFile as unknown as JobInput);
+ * agent.TaskGroups[0]?.ReschedulePolicy; // null: a system job is never rescheduled
+ * ```
+ * @since 0.2.0
+ */
+export type SchedulerJob = Omit<Job, 'Type'> & {
+  /** Job type, `system` included. */
+  Type: SchedulerJobType;
+};
 
 /**
  * A job as users submit it (register, plan, parse output): only `ID` is required, and in each task group

@@ -1,3 +1,4 @@
+import { JobType } from '@sked/model';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
 
 const task = (name: string, config: Record<string, unknown>): Record<string, unknown> => ({
@@ -12,7 +13,7 @@ export const DEMO_JOBS: readonly Record<string, unknown>[] = [
   {
     ID: 'web',
     Name: 'web',
-    Type: 'service',
+    Type: JobType.Service,
     Datacenters: ['*'],
     Meta: { team: 'frontend' },
     Update: { MaxParallel: 1, MinHealthyTime: 1_000_000_000, HealthyDeadline: 60_000_000_000 },
@@ -21,7 +22,7 @@ export const DEMO_JOBS: readonly Record<string, unknown>[] = [
   {
     ID: 'cache',
     Name: 'cache',
-    Type: 'service',
+    Type: JobType.Service,
     Datacenters: ['*'],
     Meta: { team: 'platform' },
     TaskGroups: [{ Name: 'cache', Count: 1, Tasks: [task('redis', { run_for: '24h' })] }],
@@ -29,14 +30,14 @@ export const DEMO_JOBS: readonly Record<string, unknown>[] = [
   {
     ID: 'report',
     Name: 'report',
-    Type: 'batch',
+    Type: JobType.Batch,
     Datacenters: ['*'],
     TaskGroups: [{ Name: 'report', Count: 1, Tasks: [task('build', { run_for: '5s', exit_code: 0 })] }],
   },
   {
     ID: 'flaky-import',
     Name: 'flaky-import',
-    Type: 'batch',
+    Type: JobType.Batch,
     Datacenters: ['*'],
     TaskGroups: [
       {
@@ -50,14 +51,14 @@ export const DEMO_JOBS: readonly Record<string, unknown>[] = [
   {
     ID: 'node-cleanup',
     Name: 'node-cleanup',
-    Type: 'sysbatch',
+    Type: JobType.SysBatch,
     Datacenters: ['*'],
     TaskGroups: [{ Name: 'cleanup', Count: 1, Tasks: [task('sweep', { run_for: '3s' })] }],
   },
   {
     ID: 'nightly-backup',
     Name: 'nightly-backup',
-    Type: 'batch',
+    Type: JobType.Batch,
     Datacenters: ['*'],
     Periodic: { Enabled: true, Spec: '0 3 * * *', SpecType: 'cron', ProhibitOverlap: true },
     TaskGroups: [{ Name: 'backup', Count: 1, Tasks: [task('dump', { run_for: '10s' })] }],
@@ -65,7 +66,7 @@ export const DEMO_JOBS: readonly Record<string, unknown>[] = [
   {
     ID: 'transcode',
     Name: 'transcode',
-    Type: 'batch',
+    Type: JobType.Batch,
     Datacenters: ['*'],
     ParameterizedJob: { Payload: 'optional', MetaRequired: ['input'], MetaOptional: ['profile'] },
     TaskGroups: [{ Name: 'transcode', Count: 1, Tasks: [task('ffmpeg', { run_for: '3s' })] }],

@@ -1,3 +1,4 @@
+import { PeeringState } from '@sked/model';
 import { WebSocket } from 'ws';
 import { badRequest } from '../http/errors.js';
 import type { StoredPeering } from './store.js';
@@ -225,7 +226,7 @@ export function createDialer(options: DialerOptions): Dialer {
       const addresses = peering.PeerServerAddresses ?? [];
       if (addresses.length === 0) return;
       const address = addresses[attempt % addresses.length] as string;
-      if (peering.State === 'TERMINATED') {
+      if (peering.State === PeeringState.Terminated) {
         if ((await deliverTermination(peering, address, signal)) === 'delivered') return;
       } else {
         const { outcome, socket } = await openStream(peering, address, signal);

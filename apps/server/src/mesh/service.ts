@@ -1,5 +1,10 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Peering, PeeringEstablishRequest, PeeringGenerateTokenRequest } from '@sked/model';
+import {
+  PeeringState,
+  type Peering,
+  type PeeringEstablishRequest,
+  type PeeringGenerateTokenRequest,
+} from '@sked/model';
 import { createIndexWatch, type IndexWatch } from '@sked/query';
 import type { WebSocket } from 'ws';
 import { badRequest } from '../http/errors.js';
@@ -117,8 +122,8 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
   };
 
   const markTerminated = (peering: StoredPeering): StoredPeering => {
-    if (peering.State === 'TERMINATED') return peering;
-    const stored = put({ ...peering, State: 'TERMINATED', DeletedAt: new Date().toISOString() });
+    if (peering.State === PeeringState.Terminated) return peering;
+    const stored = put({ ...peering, State: PeeringState.Terminated, DeletedAt: new Date().toISOString() });
     scheduleRemoval(stored);
     return stored;
   };
@@ -127,7 +132,8 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
     heartbeatMs: options.heartbeatMs,
     onOpen(id) {
       const peering = store.getById(id);
-      if (peering !== undefined && peering.State === 'INITIAL') put({ ...peering, State: 'ACTIVE' });
+      if (peering !== undefined && peering.State === PeeringState.Initial)
+        put({ ...peering, State: PeeringState.Active });
     },
     onPeerTerminated(id) {
       const peering = store.getById(id);
@@ -153,7 +159,7 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
   });
 
   for (const peering of store.list(DEFAULT_PARTITION)) {
-    if (peering.State === 'TERMINATED') scheduleRemoval(peering);
+    if (peering.State === PeeringState.Terminated) scheduleRemoval(peering);
     if (peering.role === 'dialer' && peering.streamSecret !== null) dialer.start(peering.ID);
   }
 
@@ -183,12 +189,12 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
       }
       const existing = store.get(DEFAULT_PARTITION, name);
       if (existing !== undefined) {
-        if (existing.State === 'TERMINATED') {
+        if (existing.State === PeeringState.Terminated) {
           throw badRequest(
             `The peering ${JSON.stringify(name)} is being deleted; generate a token once it is gone`,
           );
         }
-        if (existing.State === 'ACTIVE') {
+        if (existing.State === PeeringState.Active) {
           throw badRequest(
             `The peering ${JSON.stringify(name)} is ACTIVE: delete it before generating a new token for that name`,
           );
@@ -204,7 +210,7 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
         ID: existing?.ID ?? randomUUID(),
         Name: name,
         Partition: DEFAULT_PARTITION,
-        State: 'INITIAL',
+        State: PeeringState.Initial,
         PeerID: existing?.PeerID ?? '',
         PeerServerName: existing?.PeerServerName ?? '',
         PeerServerAddresses: existing?.PeerServerAddresses ?? null,
@@ -236,7 +242,7 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
       const existing = store.get(DEFAULT_PARTITION, name);
       if (existing !== undefined) {
         throw badRequest(
-          existing.State === 'TERMINATED'
+          existing.State === PeeringState.Terminated
             ? `The peering ${JSON.stringify(name)} is being deleted; establish again once it is gone`
             : `A peering named ${JSON.stringify(name)} already exists (state ${existing.State}); delete it first`,
         );
@@ -263,7 +269,7 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
           ID: id,
           Name: name,
           Partition: DEFAULT_PARTITION,
-          State: 'INITIAL',
+          State: PeeringState.Initial,
           PeerID: token.PeerID,
           PeerServerName: token.ServerName,
           PeerServerAddresses: token.ServerAddresses,
@@ -291,7 +297,7 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
 
     remove(name) {
       const peering = store.get(DEFAULT_PARTITION, name);
-      if (peering === undefined || peering.State === 'TERMINATED') return;
+      if (peering === undefined || peering.State === PeeringState.Terminated) return;
       markTerminated(peering);
       const carried = hub.terminate(peering.ID);
       if (peering.role === 'dialer') {
@@ -330,7 +336,8 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
       }
       const peering = store.getById(PeerID);
       const expected = peering?.establishmentSecret ?? null;
-      if (peering === undefined || peering.State === 'TERMINATED' || expected === null) return refused();
+      if (peering === undefined || peering.State === PeeringState.Terminated || expected === null)
+        return refused();
       if (!sameSecret(expected, EstablishmentSecret)) return refused();
       const streamSecret = randomUUID();
       put({
@@ -360,7 +367,8 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
       ) {
         return { ok: false, status: 403, message: 'Invalid stream secret' };
       }
-      if (peering.State === 'TERMINATED') return { ok: false, status: 410, message: 'Peering was deleted' };
+      if (peering.State === PeeringState.Terminated)
+        return { ok: false, status: 410, message: 'Peering was deleted' };
       return { ok: true, peering };
     },
 

@@ -1,10 +1,10 @@
 import { badRequest } from './errors.js';
 import { parseCron } from './internal/cron.js';
-import { canonicalizeJob, type JobInput } from '@sked/model';
+import { canonicalizeJob, type JobInput, JobType, SchedulerJobType } from '@sked/model';
 import type { Constraint, Job } from './types.js';
 
 /** The job types the scheduler knows. */
-export const JOB_TYPES = ['service', 'batch', 'sysbatch', 'system'] as const;
+const JOB_TYPES: readonly string[] = Object.values(SchedulerJobType);
 
 /** Constraint operands the scheduler evaluates. */
 export const OPERANDS = [
@@ -56,7 +56,7 @@ export function canonicalize(input: unknown, options: { region: string; namespac
     DispatchIdempotencyToken: typeof token === 'string' ? token : '',
     TaskGroups: job.TaskGroups.map((g) => ({
       ...g,
-      ReschedulePolicy: job.Type === 'system' ? null : g.ReschedulePolicy,
+      ReschedulePolicy: job.Type === SchedulerJobType.System ? null : g.ReschedulePolicy,
       Update: g.Update && g.Update.MaxParallel > 0 ? g.Update : null,
     })),
   };
@@ -71,7 +71,7 @@ export function jobProblems(job: Job): string[] {
     if (job.ID.includes('\u0000')) p.push(`Job ID contains a null character.`);
     if (job.ID.length > 128) p.push(`Job ID must be at most 128 characters, got ${job.ID.length}.`);
   }
-  if (!(JOB_TYPES as readonly string[]).includes(job.Type))
+  if (!JOB_TYPES.includes(job.Type))
     p.push(`Invalid job type "${job.Type}": expected one of service, batch, sysbatch, system.`);
   if (!Number.isInteger(job.Priority) || job.Priority < 1 || job.Priority > 100)
     p.push(`Job priority must be between [1, 100], got ${job.Priority}.`);
@@ -111,7 +111,7 @@ export function jobProblems(job: Job): string[] {
       p.push(
         `${where} reschedule delay function "${g.ReschedulePolicy.DelayFunction}" is invalid: expected constant, exponential or fibonacci.`,
       );
-    if (g.Update && g.Update.Canary > 0 && job.Type !== 'service')
+    if (g.Update && g.Update.Canary > 0 && job.Type !== JobType.Service)
       p.push(`${where} may only use canaries in a service job.`);
     const tasks = new Set<string>();
     let leaders = 0;

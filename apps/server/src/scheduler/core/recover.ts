@@ -1,4 +1,10 @@
-import { EventType } from '@sked/model';
+import {
+  AllocClientStatus,
+  AllocDesiredStatus,
+  DeploymentStatus,
+  EvalTriggeredBy,
+  EventType,
+} from '@sked/model';
 
 import type { CoreContext } from './context.js';
 import { clientTerminal } from './internal/status.js';
@@ -37,9 +43,9 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
       if (clientTerminal(a)) continue;
       putAlloc(tx, EventType.AllocationUpdated, {
         ...a,
-        DesiredStatus: 'stop',
+        DesiredStatus: AllocDesiredStatus.Stop,
         DesiredDescription: LOST,
-        ClientStatus: 'lost',
+        ClientStatus: AllocClientStatus.Lost,
         ClientDescription: LOST,
         ModifyIndex: tx.index,
         AllocModifyIndex: tx.index,
@@ -50,7 +56,7 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     }
     for (const a of jobs.values()) {
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
-      if (job && !job.Stop) deps.queue.makeEval(tx, job, 'node-update', 0, { NodeID: a.NodeID });
+      if (job && !job.Stop) deps.queue.makeEval(tx, job, EvalTriggeredBy.NodeUpdate, 0, { NodeID: a.NodeID });
       refreshJob(tx, a.Namespace, a.JobID);
     }
   });
@@ -60,6 +66,6 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     if (job.Periodic) deps.armPeriodic(job.Namespace, job.ID);
   }
   for (const d of store.deployments.items.values()) {
-    if (d.Status === 'running') deps.armProgressDeadline(d.ID);
+    if (d.Status === DeploymentStatus.Running) deps.armProgressDeadline(d.ID);
   }
 }

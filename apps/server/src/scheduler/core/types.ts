@@ -9,10 +9,20 @@
  */
 
 import type {
+  AllocClientStatus,
+  AllocDesiredStatus,
   Deployment as ModelDeployment,
-  Evaluation as ModelEvaluation,
-  Job as ModelJob,
+  DeploymentStatus,
+  EvalStatus,
+  EvalTriggeredBy,
+  EventTopic,
+  EventType,
+  NodeSchedulingEligibility,
+  NodeStatus,
+  SchedulerJob,
   TaskEvent as ModelTaskEvent,
+  TaskStateName,
+  Evaluation as ModelEvaluation,
 } from '@sked/model';
 
 export type {
@@ -31,18 +41,13 @@ export type {
 export type JsonObject = Record<string, unknown>;
 
 /**
- * A job as stored: the model's Job (what `canonicalizeJob` returns), plus this server's own: the
- * `system` type (a Type outside the model's JobType) and the dispatch idempotency token; Status is
- * any string the core writes.
+ * A job as stored: the model's SchedulerJob (a Job whose type may also be `system`), plus the
+ * dispatch idempotency token this server keeps.
  */
-export interface Job extends Omit<ModelJob, 'Type' | 'Status'> {
-  /** `service`, `batch`, `sysbatch` or `system`. */
-  Type: string;
-  /** `pending`, `running` or `dead`. */
-  Status: string;
+export type Job = SchedulerJob & {
   /** The token of the dispatch that created this child (`""` otherwise). */
   DispatchIdempotencyToken: string;
-}
+};
 
 /** Per task group counts of a JobSummary. */
 export interface TaskGroupSummary {
@@ -101,8 +106,8 @@ export interface AllocMetric {
  * server's placement metrics, and the fields the model leaves out (WaitUntil, RelatedEvals, LeaderACL).
  */
 export interface Evaluation extends Omit<ModelEvaluation, 'TriggeredBy' | 'Status' | 'FailedTGAllocs'> {
-  TriggeredBy: string;
-  Status: string;
+  TriggeredBy: EvalTriggeredBy;
+  Status: EvalStatus;
   FailedTGAllocs: Record<string, AllocMetric> | null;
   WaitUntil: string | null;
   RelatedEvals: unknown[] | null;
@@ -111,20 +116,19 @@ export interface Evaluation extends Omit<ModelEvaluation, 'TriggeredBy' | 'Statu
 
 /** A deployment as stored: the model's Deployment with a free status string and its creation and change times. */
 export interface Deployment extends Omit<ModelDeployment, 'Status'> {
-  Status: string;
+  Status: DeploymentStatus;
   CreateTime: number;
   ModifyTime: number;
 }
 
-/** A task event: the model's TaskEvent with a free type string (driver events) and GenericSource. */
-export interface TaskEvent extends Omit<ModelTaskEvent, 'Type'> {
-  Type: string;
+/** A task event: the model's TaskEvent with GenericSource. */
+export interface TaskEvent extends ModelTaskEvent {
   GenericSource: string;
 }
 
 /** The observed state of one task. */
 export interface TaskState {
-  State: string;
+  State: TaskStateName;
   Failed: boolean;
   Restarts: number;
   LastRestart: string | null;
@@ -165,10 +169,10 @@ export interface Allocation {
   TaskResources: Record<string, AllocResources>;
   AllocatedResources: JsonObject | null;
   Metrics: AllocMetric;
-  DesiredStatus: string;
+  DesiredStatus: AllocDesiredStatus;
   DesiredDescription: string;
   DesiredTransition: { Migrate: boolean | null; Reschedule: boolean | null; ForceReschedule: boolean | null };
-  ClientStatus: string;
+  ClientStatus: AllocClientStatus;
   ClientDescription: string;
   TaskStates: Record<string, TaskState> | null;
   DeploymentID: string;
@@ -226,8 +230,8 @@ export interface Node {
   Links: Record<string, string>;
   Drain: boolean;
   DrainStrategy: JsonObject | null;
-  SchedulingEligibility: string;
-  Status: string;
+  SchedulingEligibility: NodeSchedulingEligibility;
+  Status: NodeStatus;
   StatusDescription: string;
   StatusUpdatedAt: number;
   Events: {
@@ -299,8 +303,8 @@ export interface CsiVolume {
 
 /** One event of the event stream. */
 export interface ClusterEvent {
-  Topic: string;
-  Type: string;
+  Topic: EventTopic;
+  Type: EventType;
   Key: string;
   Namespace: string;
   FilterKeys: string[] | null;

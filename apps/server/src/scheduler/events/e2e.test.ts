@@ -249,7 +249,7 @@ describe('event stream end to end', () => {
     );
     stream.close();
     // Assert
-    const seen = new Set(events(stream.batches).map((e) => e.Type));
+    const seen = new Set<string>(events(stream.batches).map((e) => e.Type));
     const wanted = [
       'JobRegistered',
       'JobDeregistered',

@@ -1,3 +1,4 @@
+import { EventTopic } from '@sked/model';
 import type { StreamEvent } from './types.js';
 
 /**
@@ -7,7 +8,7 @@ import type { StreamEvent } from './types.js';
 export type TopicFilter = ReadonlyMap<string, ReadonlySet<string>>;
 
 /** Every topic, every key: what a request without `topic` subscribes to. */
-export const ALL_TOPICS: TopicFilter = new Map([['*', new Set(['*'])]]);
+export const ALL_TOPICS: TopicFilter = new Map([[EventTopic.All, new Set(['*'])]]);
 
 /** The result of {@link parseTopics}: the filter, or the sentence of a 400 answer. */
 export type ParseTopicsResult = { ok: true; topics: TopicFilter } | { ok: false; message: string };
@@ -68,7 +69,7 @@ function keysMatch(keys: ReadonlySet<string> | undefined, event: StreamEvent): b
  */
 export function matchesEvent(topics: TopicFilter, namespace: string, event: StreamEvent): boolean {
   if (namespace !== '*' && event.Namespace !== '' && event.Namespace !== namespace) return false;
-  return keysMatch(topics.get(event.Topic), event) || keysMatch(topics.get('*'), event);
+  return keysMatch(topics.get(event.Topic), event) || keysMatch(topics.get(EventTopic.All), event);
 }
 
 /** What a token needs to subscribe to a topic (spec document 2, "Authentication"). */
@@ -77,8 +78,14 @@ export type TopicRequirement =
   | { readonly kind: 'namespace'; readonly capability: 'read-job'; readonly namespace: string }
   | { readonly kind: 'node'; readonly level: 'read' };
 
-const READ_JOB_TOPICS = new Set(['Job', 'Allocation', 'Deployment', 'Evaluation', 'Service']);
-const NODE_TOPICS = new Set(['Node', 'NodeDrain']);
+const READ_JOB_TOPICS = new Set<string>([
+  EventTopic.Job,
+  EventTopic.Allocation,
+  EventTopic.Deployment,
+  EventTopic.Evaluation,
+  EventTopic.Service,
+]);
+const NODE_TOPICS = new Set<string>([EventTopic.Node, EventTopic.NodeDrain]);
 
 /**
  * The ACL requirements of a subscription, one per distinct need: `*` and the ACL and node pool

@@ -1,4 +1,10 @@
-import { EventType } from '@sked/model';
+import {
+  AllocClientStatus,
+  AllocDesiredStatus,
+  EvalTriggeredBy,
+  EventType,
+  TaskStateName,
+} from '@sked/model';
 
 import type { AllocUpdate } from '../client/runs.js';
 import type { CoreContext } from '../context.js';
@@ -24,15 +30,15 @@ export interface ClientUpdateDeps {
 function clientStatusOf(
   states: readonly TaskState[],
 ): Pick<Allocation, 'ClientStatus' | 'ClientDescription'> {
-  if (states.length > 0 && states.every((s) => s.State === 'dead')) {
+  if (states.length > 0 && states.every((s) => s.State === TaskStateName.Dead)) {
     const failed = states.some((s) => s.Failed);
     return failed
-      ? { ClientStatus: 'failed', ClientDescription: 'Failed tasks' }
-      : { ClientStatus: 'complete', ClientDescription: 'All tasks have completed' };
+      ? { ClientStatus: AllocClientStatus.Failed, ClientDescription: 'Failed tasks' }
+      : { ClientStatus: AllocClientStatus.Complete, ClientDescription: 'All tasks have completed' };
   }
-  if (states.some((s) => s.State === 'running'))
-    return { ClientStatus: 'running', ClientDescription: 'Tasks are running' };
-  return { ClientStatus: 'pending', ClientDescription: 'No tasks have started' };
+  if (states.some((s) => s.State === TaskStateName.Running))
+    return { ClientStatus: AllocClientStatus.Running, ClientDescription: 'Tasks are running' };
+  return { ClientStatus: AllocClientStatus.Pending, ClientDescription: 'No tasks have started' };
 }
 
 /**
@@ -49,9 +55,9 @@ export function createClientUpdate(ctx: CoreContext, deps: ClientUpdateDeps): Al
       deps.queue.unblock();
       ctx.timers.later(() => deps.releaseClaims(a.ID), ctx.timing.claimReleaseMs);
     });
-    if (a.ClientStatus !== 'failed' || a.DesiredStatus !== 'run') return;
+    if (a.ClientStatus !== AllocClientStatus.Failed || a.DesiredStatus !== AllocDesiredStatus.Run) return;
     const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
-    if (job && !job.Stop) deps.queue.makeEval(tx, job, 'alloc-failure');
+    if (job && !job.Stop) deps.queue.makeEval(tx, job, EvalTriggeredBy.AllocFailure);
     if (a.DeploymentID && a.DeploymentStatus?.Healthy !== true) deps.setHealth(tx, a, false);
   };
 

@@ -1,4 +1,4 @@
-import { EventType } from '@sked/model';
+import { AllocDesiredStatus, EvalTriggeredBy, EventType, JobType } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { ClientSim } from '../client/client-sim.js';
@@ -24,7 +24,7 @@ export function createAllocWrites(
       if (!a) throw notFound('alloc not found');
       const stopped: Allocation = {
         ...a,
-        DesiredStatus: 'stop',
+        DesiredStatus: AllocDesiredStatus.Stop,
         DesiredDescription: 'alloc was stopped by user',
         DesiredTransition: { ...a.DesiredTransition, Migrate: true },
         ModifyIndex: tx.index,
@@ -35,8 +35,14 @@ export function createAllocWrites(
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID)) ?? a.Job;
       const e = deps.queue.makeEval(
         tx,
-        job ?? { Namespace: a.Namespace, ID: a.JobID, Type: 'service', Priority: 50, JobModifyIndex: 0 },
-        'alloc-stop',
+        job ?? {
+          Namespace: a.Namespace,
+          ID: a.JobID,
+          Type: JobType.Service,
+          Priority: 50,
+          JobModifyIndex: 0,
+        },
+        EvalTriggeredBy.AllocStop,
       );
       tx.after(() => deps.client.stopRun(a.ID, input.noShutdownDelay ?? false));
       return { EvalID: e.ID, Index: tx.index };

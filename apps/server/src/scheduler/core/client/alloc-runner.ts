@@ -1,3 +1,4 @@
+import { TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import { iso } from '../internal/ids.js';
 import { clientTerminal } from '../internal/status.js';
@@ -45,7 +46,7 @@ export function createAllocRunner(ctx: CoreContext, deps: AllocRunnerDeps): Allo
         addEvent(
           states,
           t.Name,
-          taskEvent('Task Setup', ctx.nowMs(), {
+          taskEvent(TaskEventType.TaskSetup, ctx.nowMs(), {
             Message: 'Building Task Directory',
             DisplayMessage: 'Building Task Directory',
           }),
@@ -68,7 +69,7 @@ export function createAllocRunner(ctx: CoreContext, deps: AllocRunnerDeps): Allo
     if (run.stopping || run.closed) return;
     const states = store.allocs.get(run.id)?.TaskStates ?? {};
     const tasks = [...run.tasks.values()].map((tr) => tr.task);
-    const dead = (t: Task): boolean => states[t.Name]?.State === 'dead';
+    const dead = (t: Task): boolean => states[t.Name]?.State === TaskStateName.Dead;
     if (run.phase === 'prestart') {
       const pre = tasks.filter((t) => hookOf(t) === 'prestart' && ephemeral(t));
       if (pre.every((t) => dead(t) && states[t.Name]?.Failed !== true)) startMain(run, tasks);
@@ -107,7 +108,7 @@ export function createAllocRunner(ctx: CoreContext, deps: AllocRunnerDeps): Allo
           addEvent(
             states,
             t.Name,
-            taskEvent('Received', ctx.nowMs(), { DisplayMessage: 'Task received by client' }),
+            taskEvent(TaskEventType.Received, ctx.nowMs(), { DisplayMessage: 'Task received by client' }),
           );
       });
       ctx.timers.later(() => {
@@ -127,13 +128,13 @@ export function createAllocRunner(ctx: CoreContext, deps: AllocRunnerDeps): Allo
       update(allocId, (a, states) => {
         if (clientTerminal(a)) return;
         for (const [n, s] of Object.entries(states))
-          if (s.State !== 'dead') {
+          if (s.State !== TaskStateName.Dead) {
             addEvent(
               states,
               n,
-              taskEvent('Killed', ctx.nowMs(), { DisplayMessage: 'Task successfully killed' }),
+              taskEvent(TaskEventType.Killed, ctx.nowMs(), { DisplayMessage: 'Task successfully killed' }),
             );
-            Object.assign(s, { State: 'dead', FinishedAt: iso(ctx.nowMs()) });
+            Object.assign(s, { State: TaskStateName.Dead, FinishedAt: iso(ctx.nowMs()) });
           }
       });
       return;

@@ -1,3 +1,4 @@
+import { AllocDesiredStatus, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import type { TaskDriver } from '../drivers/driver.js';
 import { badRequest, notFound } from '../errors.js';
@@ -30,14 +31,16 @@ export interface ClientSim extends Pick<AllocRunner, 'startRun' | 'stopRun' | 'a
 
 /** The running tasks a user's signal or restart applies to (the one named, or all). */
 function liveTasks(a: Allocation, task: string | undefined): string[] {
-  if (clientTerminal(a) || a.DesiredStatus !== 'run') throw badRequest(`Allocation "${a.ID}" is not running`);
+  if (clientTerminal(a) || a.DesiredStatus !== AllocDesiredStatus.Run)
+    throw badRequest(`Allocation "${a.ID}" is not running`);
   const names = Object.keys(a.TaskStates ?? {});
   if (task) {
     if (!names.includes(task)) throw badRequest(`Task "${task}" not found in allocation "${a.ID}"`);
-    if (a.TaskStates?.[task]?.State !== 'running') throw badRequest(`Task "${task}" is not running`);
+    if (a.TaskStates?.[task]?.State !== TaskStateName.Running)
+      throw badRequest(`Task "${task}" is not running`);
     return [task];
   }
-  const running = names.filter((n) => a.TaskStates?.[n]?.State === 'running');
+  const running = names.filter((n) => a.TaskStates?.[n]?.State === TaskStateName.Running);
   if (running.length === 0) throw badRequest(`Allocation "${a.ID}" has no running tasks`);
   return running;
 }
@@ -64,7 +67,7 @@ export function createClientSim(ctx: CoreContext, deps: ClientDeps): ClientSim {
   const userTaskEvent = (
     allocId: string,
     task: string | undefined,
-    type: string,
+    type: TaskEventType,
     fields: Partial<TaskEvent>,
   ): { names: string[]; run: AllocRun | undefined } => {
     const a = ctx.store.allocs.get(allocId);
@@ -83,7 +86,7 @@ export function createClientSim(ctx: CoreContext, deps: ClientDeps): ClientSim {
     abandonRun: allocs.abandonRun,
     finishRun: allocs.finishRun,
     signal(allocId, task, signal) {
-      const { names, run } = userTaskEvent(allocId, task, 'Signaling', {
+      const { names, run } = userTaskEvent(allocId, task, TaskEventType.Signaling, {
         TaskSignal: signal,
         TaskSignalReason: 'User requested signal',
         DisplayMessage: `Task being sent signal ${signal}: User requested signal`,
@@ -91,7 +94,7 @@ export function createClientSim(ctx: CoreContext, deps: ClientDeps): ClientSim {
       for (const t of names) run?.tasks.get(t)?.handle?.signal(signal);
     },
     restart(allocId, task) {
-      const { names, run } = userTaskEvent(allocId, task, 'Restart Signaled', {
+      const { names, run } = userTaskEvent(allocId, task, TaskEventType.RestartSignal, {
         RestartReason: 'User requested restart',
         DisplayMessage: 'User requested task to restart',
       });

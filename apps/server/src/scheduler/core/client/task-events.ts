@@ -1,4 +1,4 @@
-import { newTaskEvent } from '@sked/model';
+import { newTaskEvent, type TaskEventType } from '@sked/model';
 
 import type { TaskEvent, TaskState } from '../types.js';
 
@@ -11,7 +11,7 @@ export const KEPT_TASK_EVENTS = 10;
  * @param nowMs - Time of the event (ms).
  * @param fields - Any field to set.
  */
-export function taskEvent(type: string, nowMs: number, fields: Partial<TaskEvent> = {}): TaskEvent {
+export function taskEvent(type: TaskEventType, nowMs: number, fields: Partial<TaskEvent> = {}): TaskEvent {
   return {
     ...newTaskEvent(type, Math.round(nowMs * 1e6)),
     DisplayMessage: fields.DisplayMessage ?? fields.Message ?? '',

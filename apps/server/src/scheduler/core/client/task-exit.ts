@@ -1,3 +1,4 @@
+import { JobType, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import { formatDuration } from '../internal/duration.js';
 import { iso } from '../internal/ids.js';
@@ -18,18 +19,18 @@ export interface ExitDeps {
 }
 
 const dead = (s: TaskState | undefined, fields: Partial<TaskState>): void => {
-  if (s) Object.assign(s, { State: 'dead', ...fields });
+  if (s) Object.assign(s, { State: TaskStateName.Dead, ...fields });
 };
 
 /** The exit event: a driver failure (unless the driver reported it already) or Terminated. */
 function exitEvent(states: Record<string, TaskState>, name: string, r: Exit, now: number): void {
   const s = states[name];
   if (r.error !== undefined) {
-    if (s?.Events.at(-1)?.Type !== 'Driver Failure')
+    if (s?.Events.at(-1)?.Type !== TaskEventType.DriverFailure)
       addEvent(
         states,
         name,
-        taskEvent('Driver Failure', now, {
+        taskEvent(TaskEventType.DriverFailure, now, {
           DriverError: r.error,
           DisplayMessage: `Failed to start task: ${r.error}`,
         }),
@@ -40,7 +41,7 @@ function exitEvent(states: Record<string, TaskState>, name: string, r: Exit, now
   addEvent(
     states,
     name,
-    taskEvent('Terminated', now, {
+    taskEvent(TaskEventType.Terminated, now, {
       ExitCode: r.exitCode,
       Signal: r.signal ?? 0,
       DisplayMessage: `Exit Code: ${r.exitCode}${signal}`,
@@ -59,14 +60,14 @@ export function createExitHandler(
 ): { readonly onExit: (run: AllocRun, name: string, r: Exit) => void } {
   const { store } = ctx;
   const { update, startTask, killTask } = deps;
-  const ev = (type: string, fields: Partial<TaskEvent> = {}, at = ctx.nowMs()): TaskEvent =>
+  const ev = (type: TaskEventType, fields: Partial<TaskEvent> = {}, at = ctx.nowMs()): TaskEvent =>
     taskEvent(type, at, fields);
 
   /** A task killed (or stopped with its allocation) exited. */
   const onKilled = (run: AllocRun, tr: TaskRun, name: string, now: number): void => {
     tr.dead = true;
     update(run.id, (_x, states) => {
-      addEvent(states, name, ev('Killed', { DisplayMessage: 'Task successfully killed' }, now));
+      addEvent(states, name, ev(TaskEventType.Killed, { DisplayMessage: 'Task successfully killed' }, now));
       dead(states[name], { FinishedAt: iso(now) });
     });
   };
@@ -79,7 +80,7 @@ export function createExitHandler(
         states,
         name,
         ev(
-          'Terminated',
+          TaskEventType.Terminated,
           { ExitCode: r.exitCode, Signal: r.signal ?? 0, DisplayMessage: `Exit Code: ${r.exitCode}` },
           now,
         ),
@@ -88,26 +89,27 @@ export function createExitHandler(
         states,
         name,
         ev(
-          'Restarting',
+          TaskEventType.Restarting,
           { RestartReason: 'User requested restart', StartDelay: 0, DisplayMessage: 'Task restarting in 0s' },
           now,
         ),
       );
       const s = states[name];
-      if (s) Object.assign(s, { State: 'pending', Restarts: s.Restarts + 1, LastRestart: iso(now) });
+      if (s)
+        Object.assign(s, { State: TaskStateName.Pending, Restarts: s.Restarts + 1, LastRestart: iso(now) });
     });
     startTask(run, name);
   };
 
   /** A task exited on its own: the restart policy decides. */
   const onPolicyExit = (run: AllocRun, tr: TaskRun, name: string, r: Exit, now: number): void => {
-    const type = store.allocs.get(run.id)?.Job?.Type ?? 'service';
+    const type = store.allocs.get(run.id)?.Job?.Type ?? JobType.Service;
     const decision = decideRestart({
       policy: tr.task.RestartPolicy,
       restarts: tr.restarts,
       nowMs: now,
       success: !r.failed && r.exitCode === 0,
-      runsToCompletion: type === 'batch' || type === 'sysbatch' || ephemeral(tr.task),
+      runsToCompletion: type === JobType.Batch || type === JobType.SysBatch || ephemeral(tr.task),
     });
     update(run.id, (_x, states) => {
       const s = states[name];
@@ -119,7 +121,7 @@ export function createExitHandler(
           states,
           name,
           ev(
-            'Not Restarting',
+            TaskEventType.NotRestarting,
             { RestartReason: decision.reason, FailsTask: true, DisplayMessage: decision.reason },
             now,
           ),
@@ -131,7 +133,7 @@ export function createExitHandler(
           states,
           name,
           ev(
-            'Restarting',
+            TaskEventType.Restarting,
             {
               RestartReason: decision.reason,
               StartDelay: decision.startDelayNs,
@@ -140,7 +142,7 @@ export function createExitHandler(
             now,
           ),
         );
-        Object.assign(s, { State: 'pending' });
+        Object.assign(s, { State: TaskStateName.Pending });
         s.Restarts += 1;
         s.LastRestart = iso(now);
         tr.restarts = decision.restarts;
@@ -153,7 +155,7 @@ export function createExitHandler(
   /** A task that died for good: a failed task or a dead leader takes its siblings down. */
   const afterExit = (run: AllocRun, tr: TaskRun, name: string, now: number): void => {
     const state = store.allocs.get(run.id)?.TaskStates?.[name];
-    if (state?.State !== 'dead') return;
+    if (state?.State !== TaskStateName.Dead) return;
     tr.dead = true;
     const failed = state.Failed;
     if (!failed && !tr.task.Leader) {
@@ -168,11 +170,11 @@ export function createExitHandler(
           other,
           failed
             ? ev(
-                'Sibling Task Failed',
+                TaskEventType.SiblingFailed,
                 { FailedSibling: name, DisplayMessage: `Task's sibling "${name}" failed` },
                 now,
               )
-            : ev('Leader Task Dead', { DisplayMessage: 'Leader Task in Group dead' }, now),
+            : ev(TaskEventType.LeaderDead, { DisplayMessage: 'Leader Task in Group dead' }, now),
         ),
       );
       killTask(run, other, 0, failed ? `Sibling task "${name}" failed` : 'Leader task dead');

@@ -1,3 +1,4 @@
+import { TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import type { DriverTaskEvent, TaskDriver } from '../drivers/driver.js';
 import { formatDuration } from '../internal/duration.js';
@@ -27,14 +28,14 @@ export interface TaskRunner {
 }
 
 const dead = (s: TaskState | undefined, fields: Partial<TaskState>): void => {
-  if (s) Object.assign(s, { State: 'dead', ...fields });
+  if (s) Object.assign(s, { State: TaskStateName.Dead, ...fields });
 };
 
 /** Creates the task runner. */
 export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRunner {
   const { store } = ctx;
   const { update } = deps;
-  const ev = (type: string, fields: Partial<TaskEvent> = {}, at = ctx.nowMs()): TaskEvent =>
+  const ev = (type: TaskEventType, fields: Partial<TaskEvent> = {}, at = ctx.nowMs()): TaskEvent =>
     taskEvent(type, at, fields);
 
   /** A task that cannot start: the event, and the task dead and failed. */
@@ -64,7 +65,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
       failStart(
         run,
         name,
-        ev('Setup Failure', {
+        ev(TaskEventType.SetupFailure, {
           SetupError: String(error),
           FailsTask: true,
           DisplayMessage: `failed to build task directory: ${String(error)}`,
@@ -77,7 +78,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
       failStart(
         run,
         name,
-        ev('Driver Failure', {
+        ev(TaskEventType.DriverFailure, {
           DriverError: `missing driver "${tr.task.Driver}"`,
           FailsTask: true,
           DisplayMessage: `Failed to start task: missing driver "${tr.task.Driver}"`,
@@ -107,12 +108,12 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
         name,
         ev(e.Type, { ...e, DisplayMessage: e.Message ?? e.DriverMessage ?? '' } as Partial<TaskEvent>),
       );
-      if (e.Type === 'Started') {
-        s.State = 'running';
+      if (e.Type === TaskEventType.Started) {
+        s.State = TaskStateName.Running;
         s.StartedAt = iso(ctx.nowMs());
       }
     });
-    if (e.Type === 'Started') deps.checkHealthy(run);
+    if (e.Type === TaskEventType.Started) deps.checkHealthy(run);
   };
 
   const killTask = (run: AllocRun, name: string, delayMs: number, reason: string): void => {
@@ -125,8 +126,8 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
         tr.dead = true;
         update(run.id, (_x, states) => {
           const s = states[name];
-          if (s && s.State !== 'dead') {
-            addEvent(states, name, ev('Killed', { DisplayMessage: 'Task successfully killed' }));
+          if (s && s.State !== TaskStateName.Dead) {
+            addEvent(states, name, ev(TaskEventType.Killed, { DisplayMessage: 'Task successfully killed' }));
             dead(s, { FinishedAt: iso(ctx.nowMs()) });
           }
         });
@@ -136,7 +137,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
         addEvent(
           states,
           name,
-          ev('Killing', {
+          ev(TaskEventType.Killing, {
             KillTimeout: tr.task.KillTimeout,
             KillReason: reason,
             DisplayMessage: `Sent interrupt. Waiting ${formatDuration(tr.task.KillTimeout)} before force killing`,

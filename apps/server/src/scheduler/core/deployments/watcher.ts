@@ -1,4 +1,4 @@
-import { EventType } from '@sked/model';
+import { DeploymentStatus, EvalTriggeredBy, EventType } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
@@ -53,7 +53,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     )
       return false;
     const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
-    d.Status = 'successful';
+    d.Status = DeploymentStatus.Successful;
     d.StatusDescription = 'Deployment completed successfully';
     putDeployment(tx, EventType.DeploymentStatusUpdate, d);
     deploymentTimers.get(d.ID)?.cancel();
@@ -66,7 +66,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
   /** An unhealthy allocation fails the deployment; with AutoRevert the latest stable version comes back. */
   const fail = (tx: Txn, d: Deployment, autoRevert: boolean, why?: string): void => {
     const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
-    d.Status = 'failed';
+    d.Status = DeploymentStatus.Failed;
     d.StatusDescription = why
       ? `Failed due to unhealthy allocations: ${why}`
       : 'Failed due to unhealthy allocations';
@@ -79,7 +79,9 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         d.StatusDescription += ` - rolling back to job version ${stable.Version}`;
         putDeployment(tx, EventType.DeploymentStatusUpdate, d);
         const reverted = deps.upsertJob(tx, { ...stable, Status: job.Status }, job);
-        deps.queue.makeEval(tx, reverted, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+        deps.queue.makeEval(tx, reverted, EvalTriggeredBy.DeploymentWatcher, d.EvalPriority, {
+          DeploymentID: d.ID,
+        });
         return;
       }
       d.StatusDescription += ' - no stable job version to auto revert to';
@@ -109,7 +111,8 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     if (completeIfHealthy(tx, d)) return;
     tx.put('deployments', d);
     const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
-    if (job) deps.queue.makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+    if (job)
+      deps.queue.makeEval(tx, job, EvalTriggeredBy.DeploymentWatcher, d.EvalPriority, { DeploymentID: d.ID });
     tx.after(() => armProgressDeadline(d.ID));
   };
 
@@ -127,7 +130,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       ModifyIndex: tx.index,
     };
     putAlloc(tx, EventType.AllocationUpdated, u);
-    if (!d0 || d0.Status !== 'running') return;
+    if (!d0 || d0.Status !== DeploymentStatus.Running) return;
     const d: Deployment = structuredClone(d0);
     const s = d.TaskGroups[a.TaskGroup];
     if (!s) return;
@@ -141,7 +144,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
 
   const armProgressDeadline = (id: string): void => {
     const d = store.deployments.get(id);
-    if (!d || d.Status !== 'running') return;
+    if (!d || d.Status !== DeploymentStatus.Running) return;
     const deadline = Math.max(...Object.values(d.TaskGroups).map((g) => g.ProgressDeadline), 0) / 1e6;
     if (deadline <= 0) return;
     deploymentTimers.get(id)?.cancel();
@@ -151,10 +154,10 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         deploymentTimers.delete(id);
         store.write((tx) => {
           const cur = tx.get('deployments', id);
-          if (!cur || cur.Status !== 'running') return;
+          if (!cur || cur.Status !== DeploymentStatus.Running) return;
           putDeployment(tx, EventType.DeploymentStatusUpdate, {
             ...cur,
-            Status: 'failed',
+            Status: DeploymentStatus.Failed,
             StatusDescription: 'Failed due to progress deadline',
             ModifyIndex: tx.index,
           });
@@ -167,7 +170,8 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     store.write((tx) => {
       const d0 = tx.get('deployments', input.deploymentId);
       if (!d0) throw notFound('deployment not found');
-      if (d0.Status !== 'running') throw badRequest(`Deployment "${d0.ID}" is ${d0.Status}, not running`);
+      if (d0.Status !== DeploymentStatus.Running)
+        throw badRequest(`Deployment "${d0.ID}" is ${d0.Status}, not running`);
       const groups = Object.values(d0.TaskGroups);
       if (!groups.some((g) => g.DesiredCanaries > 0 && !g.Promoted))
         throw badRequest(`Deployment "${d0.ID}" has no canaries to promote`);
@@ -179,7 +183,9 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       putDeployment(tx, EventType.DeploymentPromotion, d);
       const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
       if (!job) throw notFound('job not found');
-      const e = deps.queue.makeEval(tx, job, 'deployment-watcher', d.EvalPriority, { DeploymentID: d.ID });
+      const e = deps.queue.makeEval(tx, job, EvalTriggeredBy.DeploymentWatcher, d.EvalPriority, {
+        DeploymentID: d.ID,
+      });
       return { EvalID: e.ID, Index: tx.index };
     });
 

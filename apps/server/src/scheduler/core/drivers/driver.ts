@@ -1,3 +1,4 @@
+import type { TaskEventType } from '@sked/model';
 /**
  * The task driver interface: how the scheduler core starts, signals and stops one task of an
  * allocation. The `mock` driver (./mock.ts) simulates a task from its Config; the opt-in `raw_exec`
@@ -9,8 +10,8 @@
 
 /** A task event as reported by a driver; the core fills in Time and the remaining fields. */
 export interface DriverTaskEvent {
-  /** The event Type of spec document 2, e.g. 'Started', 'Driver', 'Driver Failure', 'Signaling'. */
-  readonly Type: string;
+  /** The event Type of spec document 2, e.g. Started, Driver, Driver Failure, Signaling. */
+  readonly Type: TaskEventType;
   /** A human readable message (TaskEvent.Message / DisplayMessage). */
   readonly Message?: string;
   /** Whether this event fails the task. */

@@ -1,3 +1,4 @@
+import { TaskEventType } from '@sked/model';
 import type { Clock, TimerHandle } from '../clock.js';
 import { parseDuration } from '../internal/duration.js';
 import { normalizeSignal, SIGNAL_NUMBERS, type TaskDriver, type TaskHandle } from './driver.js';
@@ -62,7 +63,7 @@ export function createMockDriver(clock: Clock): TaskDriver {
             return;
           }
           started = true;
-          sink.event({ Type: 'Started', Message: 'Task started by client' });
+          sink.event({ Type: TaskEventType.Started, Message: 'Task started by client' });
           if (cfg.run_for !== undefined) {
             later(
               () => exit({ exitCode: Number(cfg.exit_code ?? 0), failed: Number(cfg.exit_code ?? 0) !== 0 }),
@@ -85,7 +86,7 @@ export function createMockDriver(clock: Clock): TaskDriver {
             );
           } else {
             sink.event({
-              Type: 'Driver',
+              Type: TaskEventType.DriverMessage,
               DriverMessage: `task received signal ${name}`,
               Message: `Received signal ${name}`,
             });

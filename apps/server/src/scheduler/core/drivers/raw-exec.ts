@@ -1,3 +1,4 @@
+import { TaskEventType } from '@sked/model';
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,7 +73,12 @@ export function createRawExecDriver(options: RawExecDriverOptions = {}): TaskDri
     const report = (): void => {
       if (reported) return;
       reported = true;
-      sink.event({ Type: 'Driver Failure', DriverError: message, FailsTask: true, Message: message });
+      sink.event({
+        Type: TaskEventType.DriverFailure,
+        DriverError: message,
+        FailsTask: true,
+        Message: message,
+      });
       sink.exited({ exitCode: -1, failed: true, error: message });
     };
     setImmediate(report);
@@ -148,14 +154,19 @@ export function createRawExecDriver(options: RawExecDriverOptions = {}): TaskDri
       };
 
       child.once('spawn', () => {
-        sink.event({ Type: 'Started', Message: 'Task started by client' });
+        sink.event({ Type: TaskEventType.Started, Message: 'Task started by client' });
       });
       child.once('error', (error) => {
         if (exited) return;
         exited = true;
         running.delete(handle);
         const message = `raw_exec failed to start ${JSON.stringify(config.command)}: ${error.message}`;
-        sink.event({ Type: 'Driver Failure', DriverError: message, FailsTask: true, Message: message });
+        sink.event({
+          Type: TaskEventType.DriverFailure,
+          DriverError: message,
+          FailsTask: true,
+          Message: message,
+        });
         sink.exited({ exitCode: -1, failed: true, error: message });
         for (const waiter of stopWaiters.splice(0)) waiter();
       });

@@ -1,3 +1,4 @@
+import { EvalStatus, type EvalTriggeredBy } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import type { TimerHandle } from '../clock.js';
 import type { SchedulePlan } from '../scheduler/schedule.js';
@@ -16,7 +17,7 @@ export interface EvalQueue {
   readonly makeEval: (
     tx: Txn,
     job: EvalJob,
-    triggeredBy: string,
+    triggeredBy: EvalTriggeredBy,
     priority?: number,
     extra?: Partial<Evaluation>,
   ) => Evaluation;
@@ -44,7 +45,7 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
   const putEval = (tx: Txn, e: Evaluation): void => {
     putEvalRecord(tx, e);
     tx.after(() => {
-      if (e.Status === 'blocked') ctx.blockedEvals.add(e.ID);
+      if (e.Status === EvalStatus.Blocked) ctx.blockedEvals.add(e.ID);
       else ctx.blockedEvals.delete(e.ID);
     });
   };
@@ -67,7 +68,7 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
     });
     putEval(tx, e);
     const at = e.WaitUntil ? Date.parse(e.WaitUntil) - ctx.nowMs() : timing.evalDelayMs;
-    if (e.Status === 'pending') tx.after(() => enqueue(e.ID, Math.max(timing.evalDelayMs, at)));
+    if (e.Status === EvalStatus.Pending) tx.after(() => enqueue(e.ID, Math.max(timing.evalDelayMs, at)));
     return e;
   };
 
@@ -84,7 +85,7 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
     try {
       store.write((tx) => {
         const ev = tx.get('evals', id);
-        if (!ev || (ev.Status !== 'pending' && ev.Status !== 'blocked')) return;
+        if (!ev || (ev.Status !== EvalStatus.Pending && ev.Status !== EvalStatus.Blocked)) return;
         const job = tx.get('jobs', jobKey(ev.Namespace, ev.JobID));
         const plan = schedule(
           {
@@ -108,7 +109,7 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
         if (!ev) return;
         putEval(tx, {
           ...ev,
-          Status: 'failed',
+          Status: EvalStatus.Failed,
           StatusDescription: `scheduler error: ${String(error)}`,
           ModifyIndex: tx.index,
         });
@@ -121,8 +122,8 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
 
   const resume = (): void => {
     for (const e of store.evals.items.values()) {
-      if (e.Status === 'blocked') ctx.blockedEvals.add(e.ID);
-      if (e.Status !== 'pending') continue;
+      if (e.Status === EvalStatus.Blocked) ctx.blockedEvals.add(e.ID);
+      if (e.Status !== EvalStatus.Pending) continue;
       const at = e.WaitUntil ? Date.parse(e.WaitUntil) - ctx.nowMs() : 0;
       enqueue(e.ID, Math.max(timing.evalDelayMs, at));
     }

@@ -1,3 +1,4 @@
+import { EvalStatus } from '@sked/model';
 import type { Evaluation } from '../types.js';
 
 /** What identifies a new evaluation; every other field of {@link newEvaluation}'s result has its default. */
@@ -26,7 +27,7 @@ export function newEvaluation(init: NewEvaluation): Evaluation {
     NodeID: '',
     NodeModifyIndex: 0,
     DeploymentID: '',
-    Status: 'pending',
+    Status: EvalStatus.Pending,
     StatusDescription: '',
     Wait: 0,
     WaitUntil: null,

@@ -1,4 +1,4 @@
-import { EventType } from '@sked/model';
+import { AllocDesiredStatus, DeploymentStatus, EvalStatus, EvalTriggeredBy, EventType } from '@sked/model';
 
 import type { CoreContext } from '../context.js';
 import { iso } from '../internal/ids.js';
@@ -37,7 +37,7 @@ export function createPlanApplier(
     for (const { alloc, description } of plan.stop) {
       const a: Allocation = {
         ...alloc,
-        DesiredStatus: 'stop',
+        DesiredStatus: AllocDesiredStatus.Stop,
         DesiredDescription: description,
         ModifyIndex: tx.index,
         AllocModifyIndex: tx.index,
@@ -63,8 +63,8 @@ export function createPlanApplier(
     }
     for (const { alloc, at } of plan.followups) {
       if (!job) continue;
-      const f = queue.makeEval(tx, job, 'alloc-failure', ev.Priority, {
-        Status: 'pending',
+      const f = queue.makeEval(tx, job, EvalTriggeredBy.AllocFailure, ev.Priority, {
+        Status: EvalStatus.Pending,
         StatusDescription: 'created for delayed rescheduling',
         WaitUntil: iso(at),
         Wait: Math.round((at - ctx.nowMs()) * 1e6),
@@ -83,7 +83,7 @@ export function createPlanApplier(
     if (plan.deployment) {
       const d = { ...plan.deployment, ModifyIndex: tx.index, ModifyTime: ctx.nowNs() };
       putDeployment(tx, EventType.PlanResult, d);
-      if (d.Status === 'running') deps.completeIfHealthy(tx, d);
+      if (d.Status === DeploymentStatus.Running) deps.completeIfHealthy(tx, d);
       tx.after(() => deps.armProgressDeadline(d.ID));
     }
   };
@@ -104,8 +104,8 @@ export function createPlanApplier(
       Object.keys(plan.failed).length > 0 ? plan.failed : null;
     const updated: Evaluation = {
       ...ev,
-      Status: failed && ev.Status === 'blocked' ? 'blocked' : 'complete',
-      StatusDescription: failed && ev.Status === 'blocked' ? ev.StatusDescription : '',
+      Status: failed && ev.Status === EvalStatus.Blocked ? EvalStatus.Blocked : EvalStatus.Complete,
+      StatusDescription: failed && ev.Status === EvalStatus.Blocked ? ev.StatusDescription : '',
       QueuedAllocations: queued,
       FailedTGAllocs: failed,
       DeploymentID: plan.deployment?.ID ?? ev.DeploymentID,
@@ -115,8 +115,8 @@ export function createPlanApplier(
     };
     const others = tx
       .ofJob('evals', ev.Namespace, ev.JobID)
-      .filter((e) => e.Status === 'blocked' && e.ID !== ev.ID);
-    if (failed && ev.Status !== 'blocked' && job) {
+      .filter((e) => e.Status === EvalStatus.Blocked && e.ID !== ev.ID);
+    if (failed && ev.Status !== EvalStatus.Blocked && job) {
       const existing = others[0];
       if (existing) {
         const b = { ...existing, FailedTGAllocs: failed, QueuedAllocations: queued, ModifyIndex: tx.index };
@@ -124,7 +124,7 @@ export function createPlanApplier(
         updated.BlockedEval = existing.ID;
       } else {
         const b = queue.makeEval(tx, job, ev.TriggeredBy, ev.Priority, {
-          Status: 'blocked',
+          Status: EvalStatus.Blocked,
           StatusDescription: 'created to place remaining allocations',
           PreviousEval: ev.ID,
           FailedTGAllocs: failed,
@@ -137,7 +137,7 @@ export function createPlanApplier(
       for (const o of others) {
         queue.putEval(tx, {
           ...o,
-          Status: 'cancelled',
+          Status: EvalStatus.Canceled,
           StatusDescription: 'canceled after more recent eval was processed',
           ModifyIndex: tx.index,
         });

@@ -1,3 +1,11 @@
+import {
+  AllocClientStatus,
+  AllocDesiredStatus,
+  DeploymentStatus,
+  EvalStatus,
+  JobStatus,
+  JobType,
+} from '@sked/model';
 import { namespaceIdKey } from '@sked/query';
 
 import { clientTerminal, isParent } from '../internal/status.js';
@@ -26,16 +34,31 @@ export interface GcResult {
   deployments: number;
 }
 
-const TERMINAL_EVAL = new Set(['complete', 'failed', 'canceled', 'cancelled']);
-const TERMINAL_DEPLOYMENT = new Set(['successful', 'failed', 'cancelled', 'canceled']);
+// `cancelled`: what earlier versions wrote for a canceled evaluation, still in restored state.
+const TERMINAL_EVAL = new Set<string>([
+  EvalStatus.Complete,
+  EvalStatus.Failed,
+  EvalStatus.Canceled,
+  'cancelled',
+]);
+const TERMINAL_DEPLOYMENT = new Set<string>([
+  DeploymentStatus.Successful,
+  DeploymentStatus.Failed,
+  DeploymentStatus.Cancelled,
+]);
 
 /** Whether the service considers an allocation finished for collection: stopped or done on the client. */
 function allocTerminal(a: Allocation): boolean {
   if (clientTerminal(a)) return true;
-  return a.DesiredStatus !== 'run' && a.ClientStatus !== 'running' && a.ClientStatus !== 'pending';
+  return (
+    a.DesiredStatus !== AllocDesiredStatus.Run &&
+    a.ClientStatus !== AllocClientStatus.Running &&
+    a.ClientStatus !== AllocClientStatus.Pending
+  );
 }
 
-const isBatch = (job: Job | undefined): boolean => job?.Type === 'batch' || job?.Type === 'sysbatch';
+const isBatch = (job: Job | undefined): boolean =>
+  job?.Type === JobType.Batch || job?.Type === JobType.SysBatch;
 
 function evalCollectable(tx: Txn, e: Evaluation, cut: number): boolean {
   if (!TERMINAL_EVAL.has(e.Status) || e.ModifyIndex > cut) return false;
@@ -46,7 +69,7 @@ function evalCollectable(tx: Txn, e: Evaluation, cut: number): boolean {
 
 /** Whether a job is collected: dead and (batch or stopped), old enough, and all of it finished. */
 function jobCollectable(tx: Txn, job: Job, cut: number): boolean {
-  if (job.Status !== 'dead' || job.ModifyIndex > cut) return false;
+  if (job.Status !== JobStatus.Dead || job.ModifyIndex > cut) return false;
   if (!job.Stop && (!isBatch(job) || isParent(job))) return false;
   for (const e of tx.ofJob('evals', job.Namespace, job.ID)) {
     if (!TERMINAL_EVAL.has(e.Status) || e.ModifyIndex > cut) return false;

@@ -1,3 +1,4 @@
+import { EvalTriggeredBy, JobStatus } from '@sked/model';
 import type { Cluster } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { canonicalize } from '../defaults.js';
@@ -48,7 +49,7 @@ function priorDispatch(tx: Txn, parent: Job, token: string): Job | undefined {
         j.ParentID === parent.ID &&
         j.Namespace === parent.Namespace &&
         j.DispatchIdempotencyToken === token &&
-        j.Status !== 'dead',
+        j.Status !== JobStatus.Dead,
     );
 }
 
@@ -92,13 +93,13 @@ export function createDispatchJob(
           ParameterizedJob: null,
           Payload: payload.length > 0 ? payload.toString('base64') : null,
           Meta: { ...parent.Meta, ...meta },
-          Status: 'pending',
+          Status: JobStatus.Pending,
         },
         { region: ctx.region },
       );
       child.ParameterizedJob = pj;
       const stored = upsertJob(ctx, tx, child, undefined);
-      const e = queue.makeEval(tx, stored, 'job-register');
+      const e = queue.makeEval(tx, stored, EvalTriggeredBy.JobRegister);
       return {
         Index: tx.index,
         JobCreateIndex: stored.CreateIndex,

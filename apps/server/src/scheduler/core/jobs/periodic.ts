@@ -1,3 +1,4 @@
+import { EvalTriggeredBy, JobStatus } from '@sked/model';
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
 import type { CoreContext } from '../context.js';
@@ -38,11 +39,11 @@ export function createPeriodic(ctx: CoreContext, queue: Pick<EvalQueue, 'makeEva
     while (tx.get('jobs', jobKey(job.Namespace, `${job.ID}/periodic-${sec}`))) sec++;
     const childId = `${job.ID}/periodic-${sec}`;
     const child = canonicalize(
-      { ...job, ID: childId, Name: childId, ParentID: job.ID, Periodic: null, Status: 'pending' },
+      { ...job, ID: childId, Name: childId, ParentID: job.ID, Periodic: null, Status: JobStatus.Pending },
       { region: ctx.region },
     );
     const stored = upsertJob(ctx, tx, child, undefined);
-    const e = queue.makeEval(tx, stored, 'periodic-job');
+    const e = queue.makeEval(tx, stored, EvalTriggeredBy.PeriodicJob);
     return e;
   };
 
@@ -63,7 +64,7 @@ export function createPeriodic(ctx: CoreContext, queue: Pick<EvalQueue, 'makeEva
       if (!cur || !cur.Periodic || cur.Stop) return;
       const running = tx
         .all('jobs')
-        .some((c) => c.ParentID === cur.ID && c.Namespace === cur.Namespace && c.Status !== 'dead');
+        .some((c) => c.ParentID === cur.ID && c.Namespace === cur.Namespace && c.Status !== JobStatus.Dead);
       if (cur.Periodic.ProhibitOverlap && running) return;
       launchPeriodic(tx, cur);
     });

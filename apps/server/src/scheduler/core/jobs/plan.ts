@@ -1,3 +1,4 @@
+import { EvalStatus, EvalTriggeredBy } from '@sked/model';
 import type { Cluster, PlanResponse } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { prepareJob } from '../defaults.js';
@@ -46,7 +47,10 @@ function annotatedDiff(existing: Job | undefined, stored: Job, plan: SchedulePla
 /** The plan (dry run) of a registration: computed on a transaction that is discarded. */
 export function createPlanJob(ctx: CoreContext): Cluster['planJob'] {
   const shape = (job: Job, index: number): Evaluation =>
-    newEvaluation({ ...evalIdentity(job, ctx.newId(), index, ctx.nowNs()), TriggeredBy: 'job-register' });
+    newEvaluation({
+      ...evalIdentity(job, ctx.newId(), index, ctx.nowNs()),
+      TriggeredBy: EvalTriggeredBy.JobRegister,
+    });
 
   return (input) => {
     const job = prepareJob(input.job, { region: ctx.region });
@@ -75,7 +79,7 @@ export function createPlanJob(ctx: CoreContext): Cluster['planJob'] {
               {
                 ...shape(stored, 0),
                 ID: ctx.newId(),
-                Status: 'blocked',
+                Status: EvalStatus.Blocked,
                 StatusDescription: 'created to place remaining allocations',
                 PreviousEval: ev.ID,
                 FailedTGAllocs: failed,

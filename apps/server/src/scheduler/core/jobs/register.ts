@@ -1,4 +1,4 @@
-import { EventType } from '@sked/model';
+import { EvalTriggeredBy, EventType } from '@sked/model';
 
 import type { Cluster, RegisterResponse } from '../api.js';
 import type { CoreContext } from '../context.js';
@@ -55,7 +55,7 @@ export function createRegisterWrites(
       let evalId = '';
       let evalIndex = 0;
       if (!isParent(stored)) {
-        const e = deps.queue.makeEval(tx, stored, 'job-register', input.evalPriority ?? 0);
+        const e = deps.queue.makeEval(tx, stored, EvalTriggeredBy.JobRegister, input.evalPriority ?? 0);
         evalId = e.ID;
         evalIndex = tx.index;
       }
@@ -96,7 +96,7 @@ export function createRegisterWrites(
       jmi = stopped.JobModifyIndex;
       jobEvent(tx, eventType, stopped);
     }
-    const e = deps.queue.makeEval(tx, job, 'job-deregister', input.evalPriority ?? 0, {
+    const e = deps.queue.makeEval(tx, job, EvalTriggeredBy.JobDeregister, input.evalPriority ?? 0, {
       JobModifyIndex: jmi,
     });
     if (input.noShutdownDelay) ctx.noShutdownDelay.add(e.ID);

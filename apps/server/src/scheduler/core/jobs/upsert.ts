@@ -1,4 +1,4 @@
-import { EventType } from '@sked/model';
+import { EventType, JobStatus } from '@sked/model';
 
 import type { CoreContext } from '../context.js';
 import { specChanged } from '../diff.js';
@@ -65,7 +65,7 @@ export function upsertJob(
     ModifyIndex: tx.index,
     JobModifyIndex: tx.index,
     SubmitTime: ctx.nowNs(),
-    Status: existing?.Status ?? 'pending',
+    Status: existing?.Status ?? JobStatus.Pending,
     StatusDescription: '',
     Stable: false,
   };

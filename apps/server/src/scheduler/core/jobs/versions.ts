@@ -1,3 +1,4 @@
+import { AllocClientStatus, AllocDesiredStatus, EvalTriggeredBy } from '@sked/model';
 import type { Cluster } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { diffJobs, type JobDiff } from '../diff.js';
@@ -30,7 +31,7 @@ export function createVersionWrites(
       if (!target) throw versionNotFound(input.id, input.namespace, input.version);
       input.admit?.(target);
       const stored = upsertJob(ctx, tx, { ...target, Status: job.Status }, job);
-      const e = isParent(stored) ? undefined : deps.queue.makeEval(tx, stored, 'job-register');
+      const e = isParent(stored) ? undefined : deps.queue.makeEval(tx, stored, EvalTriggeredBy.JobRegister);
       if (stored.Periodic) tx.after(() => deps.armPeriodic(stored.Namespace, stored.ID));
       return {
         EvalID: e?.ID ?? '',
@@ -58,11 +59,15 @@ export function createVersionWrites(
       const job = mustJob(tx, input.namespace, input.id);
       if (job.Periodic && !job.Dispatched) throw badRequest("can't evaluate periodic job");
       if (job.ParameterizedJob && !job.Dispatched) throw badRequest("can't evaluate parameterized job");
-      const e = deps.queue.makeEval(tx, job, 'job-register');
+      const e = deps.queue.makeEval(tx, job, EvalTriggeredBy.JobRegister);
       if (input.forceReschedule) {
         ctx.forceReschedule.add(e.ID);
         for (const a of tx.ofJob('allocs', job.Namespace, job.ID)) {
-          if (a.ClientStatus === 'failed' && a.DesiredStatus === 'run' && a.NextAllocation === '')
+          if (
+            a.ClientStatus === AllocClientStatus.Failed &&
+            a.DesiredStatus === AllocDesiredStatus.Run &&
+            a.NextAllocation === ''
+          )
             tx.put('allocs', {
               ...a,
               DesiredTransition: { ...a.DesiredTransition, ForceReschedule: true },

@@ -1,3 +1,4 @@
+import { NodeSchedulingEligibility, NodeStatus } from '@sked/model';
 import type { Node } from '../types.js';
 import { iso } from '../internal/ids.js';
 
@@ -65,8 +66,8 @@ export function simulatedNode(i: number, id: string, now: number, options: Simul
     Links: {},
     Drain: false,
     DrainStrategy: null,
-    SchedulingEligibility: 'eligible',
-    Status: 'ready',
+    SchedulingEligibility: NodeSchedulingEligibility.Eligible,
+    Status: NodeStatus.Ready,
     StatusDescription: '',
     StatusUpdatedAt: Math.floor(now / 1000),
     Events: [

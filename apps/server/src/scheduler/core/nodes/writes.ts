@@ -1,4 +1,11 @@
-import { EventType } from '@sked/model';
+import {
+  AllocClientStatus,
+  AllocDesiredStatus,
+  EvalTriggeredBy,
+  EventType,
+  NodeSchedulingEligibility,
+  NodeStatus,
+} from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { CoreContext } from '../context.js';
@@ -71,7 +78,12 @@ export function createNodeWrites(
     ].slice(-10);
 
   /** Evaluates each job of `allocs` once (`trigger`, on node `nodeId`). */
-  const evaluateJobsOf = (tx: Txn, allocs: Iterable<Allocation>, trigger: string, nodeId: string): void => {
+  const evaluateJobsOf = (
+    tx: Txn,
+    allocs: Iterable<Allocation>,
+    trigger: EvalTriggeredBy,
+    nodeId: string,
+  ): void => {
     const jobs = new Map<string, Allocation>();
     for (const a of allocs) jobs.set(jobKey(a.Namespace, a.JobID), a);
     for (const a of jobs.values()) {
@@ -83,7 +95,9 @@ export function createNodeWrites(
   const setNodeEligibility: Cluster['setNodeEligibility'] = (input) =>
     store.write((tx) => {
       const n = mustNode(tx, input.nodeId);
-      const eligibility = input.eligible ? 'eligible' : 'ineligible';
+      const eligibility = input.eligible
+        ? NodeSchedulingEligibility.Eligible
+        : NodeSchedulingEligibility.Ineligible;
       if (n.SchedulingEligibility === eligibility) return { Index: store.index };
       const u: Node = {
         ...n,
@@ -100,15 +114,15 @@ export function createNodeWrites(
     store.write((tx) => {
       const n = mustNode(tx, input.nodeId);
       tx.delete('nodes', n.ID);
-      nodeEvent(tx, EventType.NodeDeregistration, { ...n, Status: 'down', ModifyIndex: tx.index });
+      nodeEvent(tx, EventType.NodeDeregistration, { ...n, Status: NodeStatus.Down, ModifyIndex: tx.index });
       const lost: Allocation[] = [];
       for (const a of tx.all('allocs')) {
         if (a.NodeID !== n.ID || clientTerminal(a)) continue;
         putAlloc(tx, EventType.AllocationUpdated, {
           ...a,
-          DesiredStatus: 'stop',
+          DesiredStatus: AllocDesiredStatus.Stop,
           DesiredDescription: 'alloc is lost since its node is down',
-          ClientStatus: 'lost',
+          ClientStatus: AllocClientStatus.Lost,
           ClientDescription: 'alloc is lost since its node is down',
           ModifyIndex: tx.index,
           AllocModifyIndex: tx.index,
@@ -120,7 +134,7 @@ export function createNodeWrites(
           deps.abandonRun(a.ID);
         });
       }
-      evaluateJobsOf(tx, lost, 'node-update', n.ID);
+      evaluateJobsOf(tx, lost, EvalTriggeredBy.NodeUpdate, n.ID);
       return { Index: tx.index };
     });
 
@@ -133,7 +147,9 @@ export function createNodeWrites(
         DrainStrategy: input.enable
           ? { Deadline: 3600e9, IgnoreSystemJobs: false, ForceDeadline: null }
           : null,
-        SchedulingEligibility: input.enable ? 'ineligible' : 'eligible',
+        SchedulingEligibility: input.enable
+          ? NodeSchedulingEligibility.Ineligible
+          : NodeSchedulingEligibility.Eligible,
         Events: withEvent(tx, n, input.enable ? 'Node drain strategy set' : 'Node drain strategy unset'),
         ModifyIndex: tx.index,
       };
@@ -147,7 +163,7 @@ export function createNodeWrites(
         if (a.NodeID !== n.ID || !isLive(a)) continue;
         putAlloc(tx, EventType.AllocationUpdateDesiredStatus, {
           ...a,
-          DesiredStatus: 'stop',
+          DesiredStatus: AllocDesiredStatus.Stop,
           DesiredDescription: 'alloc is being migrated',
           DesiredTransition: { ...a.DesiredTransition, Migrate: true },
           ModifyIndex: tx.index,
@@ -156,7 +172,7 @@ export function createNodeWrites(
         tx.after(() => deps.stopRun(a.ID, false));
         moved.push(a);
       }
-      evaluateJobsOf(tx, moved, 'node-drain', n.ID);
+      evaluateJobsOf(tx, moved, EvalTriggeredBy.NodeDrain, n.ID);
       return { Index: tx.index };
     });
 

@@ -1,3 +1,4 @@
+import { AllocDesiredStatus } from '@sked/model';
 import { checkConstraint, describeConstraint, resolveTarget } from '../constraints.js';
 import { clientTerminal } from '../internal/status.js';
 import type { Allocation, Constraint, Job, Node, TaskGroup } from '../types.js';
@@ -102,7 +103,7 @@ export function volumeFilter(ctx: SchedContext, world: World, f: GroupFacts): st
     const writers = Object.values(v.Claims).filter((cl) => {
       if (cl.Mode !== 'write') return false;
       const a = ctx.state.get('allocs', cl.AllocationID);
-      return a !== undefined && !clientTerminal(a) && a.DesiredStatus === 'run';
+      return a !== undefined && !clientTerminal(a) && a.DesiredStatus === AllocDesiredStatus.Run;
     });
     if (writers.length > 0) return `CSI volume ${req.Source} has exhausted its available writer claims`;
   }

@@ -1,3 +1,4 @@
+import { AllocClientStatus, AllocDesiredStatus, TaskStateName } from '@sked/model';
 import { iso } from '../internal/ids.js';
 import type {
   Allocation,
@@ -36,7 +37,7 @@ function initialTaskStates(g: TaskGroup): Record<string, TaskState> {
   const out: Record<string, TaskState> = {};
   for (const t of g.Tasks)
     out[t.Name] = {
-      State: 'pending',
+      State: TaskStateName.Pending,
       Failed: false,
       Restarts: 0,
       LastRestart: null,
@@ -138,10 +139,10 @@ export function placeAlloc(ctx: SchedContext, world: World, plan: SchedulePlan, 
       Shared: { DiskMB: ask.disk, Networks: null, Ports: takePorts(world, g, node) },
     },
     Metrics: o.metric,
-    DesiredStatus: 'run',
+    DesiredStatus: AllocDesiredStatus.Run,
     DesiredDescription: '',
     DesiredTransition: { Migrate: null, Reschedule: null, ForceReschedule: null },
-    ClientStatus: 'pending',
+    ClientStatus: AllocClientStatus.Pending,
     ClientDescription: 'No tasks have started',
     TaskStates: initialTaskStates(g),
     DeploymentID: dep?.ID ?? '',

@@ -1,3 +1,4 @@
+import { AllocClientStatus, AllocDesiredStatus, JobType, SchedulerJobType } from '@sked/model';
 import { tasksUpdated } from '../diff.js';
 import { isLive } from '../internal/status.js';
 import type { Allocation, TaskGroup } from '../types.js';
@@ -101,9 +102,9 @@ function updateInPlace(run: Run, ga: GroupAllocs, keep: readonly Allocation[]): 
       const st = dd.TaskGroups[g.Name];
       if (st && a.DeploymentID !== dd.ID) {
         st.PlacedAllocs++;
-        if (a.ClientStatus === 'running') st.HealthyAllocs++;
+        if (a.ClientStatus === AllocClientStatus.Running) st.HealthyAllocs++;
       }
-      if (a.ClientStatus === 'running')
+      if (a.ClientStatus === AllocClientStatus.Running)
         updated.DeploymentStatus = {
           Healthy: true,
           Timestamp: new Date(ctx.now).toISOString(),
@@ -127,12 +128,17 @@ export function reconcileGroup(run: Run, g: TaskGroup, mine: readonly Allocation
   const { job, ctx } = run;
   const groupAllocs = mine.filter((a) => a.TaskGroup === g.Name);
   const live = groupAllocs.filter(isLive);
-  const isBatch = job.Type === 'batch' || job.Type === 'sysbatch';
+  const isBatch = job.Type === JobType.Batch || job.Type === JobType.SysBatch;
   const complete = isBatch
-    ? groupAllocs.filter((a) => a.DesiredStatus === 'run' && a.ClientStatus === 'complete')
+    ? groupAllocs.filter(
+        (a) => a.DesiredStatus === AllocDesiredStatus.Run && a.ClientStatus === AllocClientStatus.Complete,
+      )
     : [];
   const failedOpen = groupAllocs.filter(
-    (a) => a.DesiredStatus === 'run' && a.ClientStatus === 'failed' && a.NextAllocation === '',
+    (a) =>
+      a.DesiredStatus === AllocDesiredStatus.Run &&
+      a.ClientStatus === AllocClientStatus.Failed &&
+      a.NextAllocation === '',
   );
   const current = live.filter((a) => a.JobVersion === job.Version || (a.Job?.Version ?? -1) === job.Version);
   const ga: GroupAllocs = {
@@ -147,7 +153,7 @@ export function reconcileGroup(run: Run, g: TaskGroup, mine: readonly Allocation
     occupied: 0,
   };
   sortFailed(run, g, failedOpen, ga);
-  if (job.Type === 'system' || job.Type === 'sysbatch') {
+  if (job.Type === SchedulerJobType.System || job.Type === JobType.SysBatch) {
     reconcileSystemGroup(run, g, live, complete);
     return;
   }

@@ -1,3 +1,4 @@
+import { DeploymentStatus, JobType } from '@sked/model';
 import type { Allocation, Deployment, Evaluation, Job, TaskGroup } from '../types.js';
 import { desiredOf, type DesiredUpdates, type SchedContext, type SchedulePlan } from './plan.js';
 import { placeAlloc, type PlaceOptions } from './place.js';
@@ -38,24 +39,24 @@ export function startRun(ctx: SchedContext, world: World, plan: SchedulePlan, jo
   const deployments = ctx.state.ofJob('deployments', job.Namespace, job.ID);
   const ofVersion = (d: Deployment): boolean =>
     d.JobVersion === job.Version && d.JobCreateIndex === job.CreateIndex;
-  const stored = deployments.find((d) => ofVersion(d) && d.Status === 'running');
+  const stored = deployments.find((d) => ofVersion(d) && d.Status === DeploymentStatus.Running);
   for (const d of deployments)
-    if (d.Status === 'running' && d.ID !== stored?.ID)
+    if (d.Status === DeploymentStatus.Running && d.ID !== stored?.ID)
       plan.cancelled.push({
         ...d,
-        Status: 'cancelled',
+        Status: DeploymentStatus.Cancelled,
         StatusDescription: 'Cancelled due to newer version of job',
       });
-  const terminalForVersion = deployments.some((d) => ofVersion(d) && d.Status !== 'running');
+  const terminalForVersion = deployments.some((d) => ofVersion(d) && d.Status !== DeploymentStatus.Running);
   const run: Run = {
     ctx,
     world,
     plan,
     job,
     eval: ev,
-    failedForVersion: deployments.some((d) => ofVersion(d) && d.Status === 'failed'),
+    failedForVersion: deployments.some((d) => ofVersion(d) && d.Status === DeploymentStatus.Failed),
     wantsDeployment:
-      job.Type === 'service' && job.TaskGroups.some((g) => g.Update !== null) && !terminalForVersion,
+      job.Type === JobType.Service && job.TaskGroups.some((g) => g.Update !== null) && !terminalForVersion,
     deployment: stored ? structuredClone(stored) : undefined,
     storedDeployment: stored,
     ensureDeployment() {
@@ -94,7 +95,7 @@ function newDeployment(ctx: SchedContext, job: Job, ev: Evaluation, plan: Schedu
     JobSpecModifyIndex: job.JobModifyIndex,
     EvalPriority: ev.Priority,
     IsMultiregion: false,
-    Status: 'running',
+    Status: DeploymentStatus.Running,
     StatusDescription: 'Deployment is running',
     TaskGroups: {},
     CreateIndex: ctx.index,

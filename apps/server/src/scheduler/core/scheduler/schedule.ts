@@ -1,3 +1,4 @@
+import { AllocDesiredStatus, DeploymentStatus } from '@sked/model';
 import { clientTerminal, isLive } from '../internal/status.js';
 import type { Evaluation, Job } from '../types.js';
 import { desiredOf, emptyPlan, type SchedContext, type SchedulePlan } from './plan.js';
@@ -10,16 +11,16 @@ export type { DesiredUpdates, SchedContext, SchedulePlan } from './plan.js';
 /** A stopped (or purged, or parent) job: stop everything and cancel its running deployments. */
 function stopAll(ctx: SchedContext, world: World, plan: SchedulePlan, ev: Evaluation): SchedulePlan {
   const all = ctx.state.ofJob('allocs', ev.Namespace, ev.JobID);
-  for (const a of all.filter((x) => x.DesiredStatus === 'run' && !clientTerminal(x))) {
+  for (const a of all.filter((x) => x.DesiredStatus === AllocDesiredStatus.Run && !clientTerminal(x))) {
     plan.stop.push({ alloc: a, description: 'alloc not needed due to job update' });
     release(world, a);
     desiredOf(plan, a.TaskGroup).Stop++;
   }
   for (const d of ctx.state.ofJob('deployments', ev.Namespace, ev.JobID))
-    if (d.Status === 'running' || d.Status === 'paused')
+    if (d.Status === DeploymentStatus.Running || d.Status === DeploymentStatus.Paused)
       plan.cancelled.push({
         ...d,
-        Status: 'cancelled',
+        Status: DeploymentStatus.Cancelled,
         StatusDescription: 'Cancelled because job is stopped',
       });
   return plan;

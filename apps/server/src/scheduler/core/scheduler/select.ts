@@ -1,3 +1,4 @@
+import { NodeSchedulingEligibility, NodeStatus } from '@sked/model';
 import type { AllocMetric, Job, Node, TaskGroup } from '../types.js';
 import {
   constraintFilter,
@@ -50,7 +51,11 @@ export function selectNode(
     if (!job.Datacenters.some((dc) => glob(dc, node.Datacenter))) continue;
     m.NodesAvailable[node.Datacenter] = (m.NodesAvailable[node.Datacenter] ?? 0) + 1;
     m.NodesEvaluated++;
-    if (node.SchedulingEligibility !== 'eligible' || node.Status !== 'ready' || node.Drain) {
+    if (
+      node.SchedulingEligibility !== NodeSchedulingEligibility.Eligible ||
+      node.Status !== NodeStatus.Ready ||
+      node.Drain
+    ) {
       m.NodesFiltered++;
       m.ClassFiltered = bump(m.ClassFiltered, node.NodeClass || 'ineligible');
       continue;

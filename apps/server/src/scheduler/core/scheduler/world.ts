@@ -1,3 +1,4 @@
+import { AllocDesiredStatus } from '@sked/model';
 import { clientTerminal } from '../internal/status.js';
 import type { Allocation, AllocResources, CsiVolume, Node, TaskGroup } from '../types.js';
 import type { SchedContext } from './plan.js';
@@ -65,7 +66,7 @@ export function buildWorld(ctx: SchedContext): World {
       u.memory += a.Resources.MemoryMB;
       u.disk += a.Resources.DiskMB;
     }
-    if (a.DesiredStatus === 'run') live.push(a);
+    if (a.DesiredStatus === AllocDesiredStatus.Run) live.push(a);
   }
   const ports = new Map<string, Set<number>>();
   for (const a of live) {

@@ -1,3 +1,4 @@
+import { AllocClientStatus, EvalStatus, JobStatus } from '@sked/model';
 import { clientTerminal, isParent } from '../internal/status.js';
 import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
 import { putJob } from './events.js';
@@ -15,12 +16,13 @@ const noAllocs = (): TaskGroupSummary => ({
 });
 
 /** A job's status from its allocations and evaluations (`pending`, `running` or `dead`). */
-function statusOf(job: Job, allocs: readonly Allocation[], evals: readonly Evaluation[]): string {
-  if (isParent(job)) return job.Stop ? 'dead' : 'running';
-  if (allocs.some((a) => !clientTerminal(a))) return 'running';
-  if (evals.some((e) => e.Status === 'pending' || e.Status === 'blocked') && !job.Stop) return 'pending';
-  if (job.Stop || allocs.length > 0) return 'dead';
-  return 'pending';
+function statusOf(job: Job, allocs: readonly Allocation[], evals: readonly Evaluation[]): JobStatus {
+  if (isParent(job)) return job.Stop ? JobStatus.Dead : JobStatus.Running;
+  if (allocs.some((a) => !clientTerminal(a))) return JobStatus.Running;
+  if (evals.some((e) => e.Status === EvalStatus.Pending || e.Status === EvalStatus.Blocked) && !job.Stop)
+    return JobStatus.Pending;
+  if (job.Stop || allocs.length > 0) return JobStatus.Dead;
+  return JobStatus.Pending;
 }
 
 const currentAllocs = (tx: Txn, job: Job): Allocation[] =>
@@ -49,15 +51,17 @@ function summaryOf(
   for (const g of job.TaskGroups) summary.Summary[g.Name] = noAllocs();
   for (const a of allocs) {
     const s = (summary.Summary[a.TaskGroup] ??= noAllocs());
-    if (a.ClientStatus === 'pending') s.Starting++;
-    else if (a.ClientStatus === 'running') s.Running++;
-    else if (a.ClientStatus === 'complete') s.Complete++;
-    else if (a.ClientStatus === 'failed') s.Failed++;
-    else if (a.ClientStatus === 'lost') s.Lost++;
+    if (a.ClientStatus === AllocClientStatus.Pending) s.Starting++;
+    else if (a.ClientStatus === AllocClientStatus.Running) s.Running++;
+    else if (a.ClientStatus === AllocClientStatus.Complete) s.Complete++;
+    else if (a.ClientStatus === AllocClientStatus.Failed) s.Failed++;
+    else if (a.ClientStatus === AllocClientStatus.Lost) s.Lost++;
     else s.Unknown++;
   }
-  const latest = evals.filter((e) => e.Status === 'complete' || e.Status === 'blocked').at(-1);
-  const blocked = evals.find((e) => e.Status === 'blocked');
+  const latest = evals
+    .filter((e) => e.Status === EvalStatus.Complete || e.Status === EvalStatus.Blocked)
+    .at(-1);
+  const blocked = evals.find((e) => e.Status === EvalStatus.Blocked);
   for (const [g, n] of Object.entries((blocked ?? latest)?.QueuedAllocations ?? {})) {
     const s = summary.Summary[g];
     if (s && !job.Stop) s.Queued = n;
@@ -65,8 +69,8 @@ function summaryOf(
   if (isParent(job)) {
     for (const child of tx.all('jobs')) {
       if (child.ParentID !== job.ID || child.Namespace !== job.Namespace) continue;
-      if (child.Status === 'dead') summary.Children.Dead++;
-      else if (child.Status === 'running') summary.Children.Running++;
+      if (child.Status === JobStatus.Dead) summary.Children.Dead++;
+      else if (child.Status === JobStatus.Running) summary.Children.Running++;
       else summary.Children.Pending++;
     }
   }
