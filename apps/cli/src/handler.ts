@@ -1,7 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
 
 import { globalsOf } from './context.js';
-import { CliError, reportError, type ErrorContext } from './errors.js';
+import { CliError, isAbort, reportError, type ErrorContext } from './errors.js';
+import { INTERRUPTED } from './interrupt.js';
 import { processOutput } from './output.js';
 
 /** The error words of a service, from the flags and the environment of the command. */
@@ -18,7 +19,7 @@ export const schedulerErrors: ErrorContextOf = (command) => ({
 /**
  * Wraps a command's work for commander: the work returns the exit code (nothing means 0); any
  * error is printed on stderr (message, HTTP status, what to try) and becomes exit code 1, or
- * `failureCode` (255 for `job plan`).
+ * `failureCode` (255 for `job plan`); Ctrl-C while a request is out (an aborted signal) is 130.
  */
 export function handler(
   work: (command: Command) => Promise<number | void>,
@@ -30,6 +31,15 @@ export function handler(
     try {
       process.exitCode = (await work(command)) ?? 0;
     } catch (error) {
+      if (isAbort(error)) {
+        // Ctrl-C before the server answered: whether a write took effect is not known.
+        process.stderr.write(
+          'Interrupted by Ctrl-C before the server answered; a change may or may not have been made.\n' +
+            '  Try: the status commands show what the server has now (sked job status ID, sked alloc status ID).\n',
+        );
+        process.exitCode = INTERRUPTED;
+        return;
+      }
       process.exitCode = reportError(error, processOutput(false), errors(command), failureCode);
     }
   };

@@ -20,6 +20,8 @@ export interface JobFile {
 /** Reads FILE, or stdin when FILE is `-`, refusing files too large to submit. */
 export async function readInput(file: string, what = 'file'): Promise<string> {
   if (file === '-') {
+    // On a terminal, waiting for stdin looks like a hang: say what it waits for.
+    if (process.stdin.isTTY) process.stderr.write(`Reading the ${what} from stdin; end it with Ctrl-D.\n`);
     const content = await text(process.stdin);
     if (Buffer.byteLength(content) > MAX_FILE_BYTES)
       throw new CliError(`The ${what} on stdin is larger than ${MAX_FILE_BYTES} bytes.`);
@@ -32,21 +34,23 @@ export async function readInput(file: string, what = 'file'): Promise<string> {
     size = info.size;
   } catch (error) {
     if (CliError.is(error)) throw error;
-    throw new CliError(`Cannot read ${what} ${file}: ${(error as Error).message}`, { cause: error });
+    throw new CliError(`Cannot read ${what} ${file}: ${(error as Error).message}`, {
+      hint: `Check the path (relative to ${process.cwd()}); - reads the ${what} from stdin.`,
+      cause: error,
+    });
   }
   if (size > MAX_FILE_BYTES) throw new CliError(`${file} is ${size} bytes, more than ${MAX_FILE_BYTES}.`);
   return readFile(file, 'utf8');
 }
 
-/** Parses JSON, saying where it is broken. */
-export function parseJson(content: string, name: string): unknown {
+const JOB_FILE_HINT = 'A job file is HCL (.hcl) or JSON: a Job object or {"Job": {...}}.';
+
+/** Parses JSON, saying where it is broken and (`hint`) what the file should hold. */
+export function parseJson(content: string, name: string, hint: string = JOB_FILE_HINT): unknown {
   try {
     return JSON.parse(content) as unknown;
   } catch (error) {
-    throw new CliError(`${name} is not valid JSON: ${(error as Error).message}`, {
-      hint: 'A job file is HCL (.hcl) or JSON: a Job object or {"Job": {...}}.',
-      cause: error,
-    });
+    throw new CliError(`${name} is not valid JSON: ${(error as Error).message}`, { hint, cause: error });
   }
 }
 
@@ -63,7 +67,8 @@ export function unwrapJob(value: unknown, name: string): JobInput {
   return inner as JobInput;
 }
 
-function looksLikeJson(content: string): boolean {
+/** True when `content` starts like JSON (an object or an array). */
+export function looksLikeJson(content: string): boolean {
   return /^\s*[{[]/.test(content);
 }
 

@@ -13,6 +13,7 @@ import { submitCommands } from './commands/job-submit.js';
 import { writeCommands } from './commands/job-write.js';
 import { volumeCommand } from './commands/volume.js';
 import { addCompletion } from './completion.js';
+import { examples } from './help.js';
 
 /** The version printed by `sked --version`: the package's. */
 export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
@@ -24,6 +25,39 @@ function jobCommand(): Command {
   );
   for (const command of [...submitCommands(), ...readCommands(), ...writeCommands()]) job.addCommand(command);
   return job;
+}
+
+/** Examples of the commands that group others (and of `version` and `completion`), by path. */
+const GROUP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  job: ['sked job run web.hcl', 'sked job status web', 'sked job stop web'],
+  alloc: ['sked alloc status --filter \'JobID == "web"\'', 'sked alloc exec --job web sh'],
+  volume: ['sked volume register db-data.json', 'sked volume status db-data'],
+  event: ['sked event stream --topic Job:web'],
+  filter: [
+    'sked filter check \'Status == "running"\'',
+    'sked job status --json | sked filter eval \'Type == "batch"\'',
+  ],
+  login: ['sked login ldap -u alice --save'],
+  token: ['sked token lookup'],
+  ldap: ['sked ldap config read', 'sked ldap group write devs policies=dev,shared', 'sked ldap user list'],
+  'ldap config': ['sked ldap config read', 'sked ldap config write url=ldap://127.0.0.1:389 userattr=uid'],
+  'ldap group': ['sked ldap group list', 'sked ldap group write devs policies=dev,shared'],
+  'ldap user': ['sked ldap user list', 'sked ldap user write alice policies=dev groups=devs'],
+  peering: ['sked peering generate-token dc2 > dc2.token', 'sked peering list'],
+  version: ['sked version'],
+  completion: [
+    'source <(sked completion bash)      # bash, with the bash-completion package',
+    'source <(sked completion zsh)       # zsh, after compinit',
+    'sked completion fish | source       # fish',
+  ],
+};
+
+/** Adds the examples above to their commands. */
+function addGroupExamples(command: Command, path = ''): void {
+  const lines = GROUP_EXAMPLES[path];
+  if (lines !== undefined) command.addHelpText('after', examples(...lines));
+  for (const sub of command.commands)
+    addGroupExamples(sub, path === '' ? sub.name() : `${path} ${sub.name()}`);
 }
 
 /** Gives every command of the tree the program's settings: usage after an error, and so on. */
@@ -60,7 +94,7 @@ export function createProgram(): Command {
     .showSuggestionAfterError()
     .addHelpText(
       'after',
-      '\n`sked --version` (or `sked version`) prints the version.\nGlobal flags go before or after the subcommand. Exit codes: 0 success, 1 error or usage error;\n`job run` 2 when placement failed; `job plan` 0 no changes, 1 changes, 255 error.\n\nExample:\n  $ sked job run web.hcl\n  $ sked job status web --json',
+      "\n`sked --version` (or `sked version`) prints the version.\nGlobal flags go before or after the subcommand. Exit codes: 0 success, 1 error or usage error;\n`job run` 2 when placement failed; `job plan` 0 no changes, 1 changes, 255 error;\n`alloc exec` the remote command's; `ldap ... read` 2 when there is nothing; 130 after Ctrl-C.\n\nExample:\n  $ sked job run web.hcl\n  $ sked job status web --json",
     );
   program.addCommand(jobCommand());
   program.addCommand(allocCommand());
@@ -80,5 +114,6 @@ export function createProgram(): Command {
     ?.commands.find((c) => c.name() === 'plan')
     ?.exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : 255));
   addCompletion(program);
+  addGroupExamples(program);
   return program;
 }

@@ -50,7 +50,9 @@ export async function resolveAllocId(
   if (UUID.test(id)) return id;
   const hex = id.toLowerCase();
   if (!/^[0-9a-f-]+$/.test(hex) || hex.length > 36)
-    throw new CliError(`"${id}" is not an allocation ID or a prefix of one (hex digits and dashes).`);
+    throw new CliError(`"${id}" is not an allocation ID or a prefix of one (hex digits and dashes).`, {
+      hint: '`sked alloc status` lists allocations; `sked alloc exec --job JOB` takes a job ID instead.',
+    });
   // The service decodes a prefix to bytes: ask for an even number of digits, then narrow.
   const digits = hex.replace(/-/g, '').length;
   let even = hex;

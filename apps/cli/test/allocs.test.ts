@@ -150,6 +150,22 @@ describe.concurrent('volume', () => {
     expect(noId.code).toBe(1);
     expect(noId.stderr).toContain('volume 0 has no ID');
   });
+
+  it('refuses an HCL volume file, saying JSON is required and how to write it, and registers nothing', async () => {
+    const hcl = await run(['volume', 'register', fixture('volume.hcl')]);
+    expect(hcl).toMatchObject({ code: 1, stdout: '' });
+    expect(hcl.stderr).toContain('volume.hcl is not JSON: a volume file must be JSON');
+    expect(hcl.stderr).toContain('the server parses HCL only for jobs, through POST /v1/jobs/parse');
+    expect(hcl.stderr).toMatch(/^ {2}Try: Write the volume as JSON: \{"ID": "db-data"/m);
+    const onStdin = await run(['volume', 'register', '-'], { input: 'id = "hcl-data"\n' });
+    expect(onStdin.stderr).toContain('stdin is not JSON: a volume file must be JSON');
+    const broken = await run(['volume', 'register', '-'], { input: '{"ID": ' });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain('stdin is not valid JSON');
+    expect(broken.stderr).toContain('Try: Write the volume as JSON');
+    expect(broken.stderr).not.toContain('job file');
+    expect((await run(['volume', 'status', 'hcl-data'])).stderr).toContain('volume not found');
+  });
 });
 
 /** `sked event stream ARGS` as a running process whose stdout lines are collected. */

@@ -67,14 +67,22 @@ interface Shell {
   readonly prompt: string;
 }
 
-/** Waits for a fresh prompt line, then the row it is on. */
+/**
+ * Waits for a fresh prompt line, then the row it is on. A Ctrl-C that came while the shell was
+ * still inside its completion widget (a loaded machine) only ends the widget: press it again.
+ */
 async function promptRow(shell: Shell): Promise<number> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 30_000;
+  let nextCtrlC = Date.now() + 3000;
   for (;;) {
     await shell.term.waitFor(shell.prompt.trimEnd());
     const row = shell.term.cursorRow();
     if (shell.term.screen(row).trimEnd() === shell.prompt.trimEnd()) return row;
     if (Date.now() > deadline) throw new Error(`No fresh prompt; screen:\n${shell.term.screen()}`);
+    if (Date.now() > nextCtrlC) {
+      shell.term.write('\x03');
+      nextCtrlC = Date.now() + 3000;
+    }
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

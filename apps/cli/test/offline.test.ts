@@ -8,13 +8,19 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 
 import { createProgram } from '../src/program.js';
-import { SKED, sked } from './harness.js';
+import { SKED, sked, skedOnTerminal } from './harness.js';
 
 /** Every command of the tree that does something (the leaves), with its path. */
 function leaves(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
   const visible = command.commands.filter((c) => c.name() !== 'complete' && c.name() !== 'help');
   if (visible.length === 0) return [{ path, command }];
   return visible.flatMap((c) => leaves(c, [...path, c.name()]));
+}
+
+/** Every command of the tree, groups included, with its path. */
+function commands(command: Command, path: string[] = []): { path: string[]; command: Command }[] {
+  const visible = command.commands.filter((c) => c.name() !== 'complete' && c.name() !== 'help');
+  return [{ path, command }, ...visible.flatMap((c) => commands(c, [...path, c.name()]))];
 }
 
 describe('the command tree', () => {
@@ -62,18 +68,17 @@ describe('the command tree', () => {
     );
   });
 
-  it.each(
-    all
-      .filter((l) => l.path[0] !== 'version' && l.path[0] !== 'completion')
-      .map((l) => [l.path.join(' '), l.command] as const),
-  )('%s --help shows the usage, the global flags and an example', (_path, command) => {
-    let text = '';
-    command.configureOutput({ writeOut: (s) => (text += s) });
-    command.outputHelp();
-    expect(text).toMatch(/^Usage: sked /);
-    expect(text).toMatch(/Global Options:\n(.*\n)*? {2}--address <url>/);
-    expect(text).toMatch(/\nExample:\n {2}\$ sked /);
-  });
+  it.each(commands(createProgram()).map((l) => [l.path.join(' ') || '(sked)', l.command] as const))(
+    '%s --help shows the usage, the global flags and an example',
+    (_path, command) => {
+      let text = '';
+      command.configureOutput({ writeOut: (s) => (text += s) });
+      command.outputHelp();
+      expect(text).toMatch(/^Usage: sked/);
+      expect(text).toMatch(/(Global )?Options:\n(.*\n)*? {2}--address <url>/);
+      expect(text).toMatch(/\nExample:\n {2}\$ .*\bsked [a-z]/);
+    },
+  );
 
   it.each(all.map((l) => [l.path.join(' ')] as const))(
     'sked %s --bogus exits 1 with the usage on stderr',
@@ -222,5 +227,26 @@ describe.concurrent('completion and version', () => {
     expect(await sked(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
     expect((await sked(['version'])).stdout).toBe(`${version}\n`);
     expect(SKED).toMatch(/dist\/main\.js$/);
+  });
+});
+
+describe.concurrent('input files, for a person at a terminal', () => {
+  it('says where it looked and what else to do when a file is missing', async () => {
+    const missing = await sked(['volume', 'register', 'no-such-volume.json']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Cannot read volume file no-such-volume.json: ENOENT');
+    expect(missing.stderr).toMatch(
+      /Try: Check the path \(relative to \/.*\); - reads the volume file from stdin\./,
+    );
+  });
+
+  it('says it reads stdin (and how to end it) when stdin is a terminal', async () => {
+    const term = skedOnTerminal(['filter', 'eval', 'Priority == 70']);
+    await term.waitFor('Reading the input from stdin; end it with Ctrl-D.');
+    term.write('[{"Priority": 70}, {"Priority": 10}]\n');
+    term.write('\x04');
+    expect(await term.exitCode).toBe(0);
+    // The terminal echoes the input; then the matches, as an array (the input was one).
+    expect(term.screen()).toMatch(/\n\[\n {4}\{\n {8}"Priority": 70\n {4}\}\n\]$/);
   });
 });

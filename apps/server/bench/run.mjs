@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { request as httpRequest } from './http.mjs';
 import { createHttpApp, sendJson, sendJsonText } from '../dist/http/app.js';
 import { createAcl } from '../dist/scheduler/acl/index.js';
 import { createCluster } from '../dist/scheduler/core/index.js';
@@ -64,25 +65,7 @@ function run(options) {
   });
 }
 
-function request(method, path, body, agent) {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      `${base}${path}`,
-      { method, agent, headers: { 'content-type': 'application/json' } },
-      (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const request = (method, path, body, agent) => httpRequest(`${base}${path}`, method, body, agent);
 
 const rows = [];
 const fmt = (n, digits = 0) =>

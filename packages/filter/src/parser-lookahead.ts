@@ -10,28 +10,7 @@ import { EmbeddedActionsParser, EOF, tokenMatcher, type IToken, type TokenType }
 import type { Span } from './ast.js';
 import { FilterSyntaxErrorCode } from './errors.js';
 import { messages, ParseFailure, resetExpected } from './parser-errors.js';
-import {
-  All,
-  allTokens,
-  Any,
-  Contains,
-  DotSegment,
-  DoubleQuoted,
-  Empty,
-  Equal,
-  In,
-  Is,
-  LBracket,
-  LParen,
-  Matches,
-  Name,
-  Nil,
-  Not,
-  NotEqual,
-  NumberLiteral,
-  RawString,
-  RBracket,
-} from './tokens.js';
+import * as T from './tokens.js';
 
 /** The JSON Pointer shape of a double-quoted selector: zero or more `/segment`. */
 const POINTER_BODY = /^(?:\/[\p{L}\p{N}\-_.~:|]+)*$/u;
@@ -61,7 +40,7 @@ export class LookaheadParser extends EmbeddedActionsParser {
   private clauses = 0;
 
   constructor() {
-    super(allTokens, { maxLookahead: 1, recoveryEnabled: false, errorMessageProvider: messages });
+    super(T.allTokens, { maxLookahead: 1, recoveryEnabled: false, errorMessageProvider: messages });
   }
 
   /** Resets per-parse state and sets the tokens. */
@@ -93,30 +72,30 @@ export class LookaheadParser extends EmbeddedActionsParser {
 
   protected selectorStartsAt(k: number): boolean {
     const t = this.LA(k);
-    return isToken(t, Name) || (t.tokenType === DoubleQuoted && isPointerImage(t.image));
+    return isToken(t, T.Name) || (t.tokenType === T.DoubleQuoted && isPointerImage(t.image));
   }
 
   /** Index after a selector starting at k, -1 if none, -2 if the input ended inside it. */
   protected selectorEnd(k: number): number {
     const t = this.LA(k);
     if (t.tokenType === EOF) return -2;
-    if (t.tokenType === DoubleQuoted) return isPointerImage(t.image) ? k + 1 : -1;
-    if (!isToken(t, Name)) return -1;
+    if (t.tokenType === T.DoubleQuoted) return isPointerImage(t.image) ? k + 1 : -1;
+    if (!isToken(t, T.Name)) return -1;
     let j = k + 1;
     for (;;) {
       const n = this.LA(j);
       if (n.tokenType === EOF || this.gap(j)) return j;
-      if (n.tokenType === DotSegment) {
+      if (n.tokenType === T.DotSegment) {
         j++;
         continue;
       }
-      if (n.tokenType !== LBracket) return j;
+      if (n.tokenType !== T.LBracket) return j;
       const s = this.LA(j + 1);
       if (s.tokenType === EOF) return -2;
-      if (s.tokenType !== DoubleQuoted && s.tokenType !== RawString) return -1;
+      if (s.tokenType !== T.DoubleQuoted && s.tokenType !== T.RawString) return -1;
       const r = this.LA(j + 2);
       if (r.tokenType === EOF) return -2;
-      if (r.tokenType !== RBracket) return -1;
+      if (r.tokenType !== T.RBracket) return -1;
       j += 3;
     }
   }
@@ -125,7 +104,7 @@ export class LookaheadParser extends EmbeddedActionsParser {
     const s = this.selectorEnd(k);
     if (s !== -1) return s;
     const t = this.LA(k);
-    if (t.tokenType === NumberLiteral || t.tokenType === DoubleQuoted || t.tokenType === RawString)
+    if (t.tokenType === T.NumberLiteral || t.tokenType === T.DoubleQuoted || t.tokenType === T.RawString)
       return k + 1;
     return -1;
   }
@@ -138,30 +117,30 @@ export class LookaheadParser extends EmbeddedActionsParser {
     if (j >= 0) {
       const t = this.LA(j);
       if (t.tokenType === EOF) return partial;
-      if (t.tokenType === Equal || t.tokenType === NotEqual) {
+      if (t.tokenType === T.Equal || t.tokenType === T.NotEqual) {
         const v = this.valueEnd(j + 1);
         if (v >= 0 || (v === -2 && partial)) return true;
       } else if (this.gap(j)) {
-        if (t.tokenType === Contains || t.tokenType === Matches) {
+        if (t.tokenType === T.Contains || t.tokenType === T.Matches) {
           if (this.isEof(j + 1)) return partial;
           const v = this.valueEnd(j + 1);
           if (this.ws(j + 1) && (v >= 0 || (v === -2 && partial))) return true;
-        } else if (t.tokenType === Not) {
+        } else if (t.tokenType === T.Not) {
           const u = this.LA(j + 1);
           if (u.tokenType === EOF) return partial;
-          if ((u.tokenType === Contains || u.tokenType === Matches) && this.ws(j + 1)) {
+          if ((u.tokenType === T.Contains || u.tokenType === T.Matches) && this.ws(j + 1)) {
             if (this.isEof(j + 2)) return partial;
             const v = this.valueEnd(j + 2);
             if (this.ws(j + 2) && (v >= 0 || (v === -2 && partial))) return true;
           }
-        } else if (t.tokenType === Is && this.ws(j + 1)) {
+        } else if (t.tokenType === T.Is && this.ws(j + 1)) {
           const u = this.LA(j + 1);
           if (u.tokenType === EOF) return partial;
-          if (u.tokenType === Empty || u.tokenType === Nil) return true;
-          if (u.tokenType === Not && this.ws(j + 2)) {
+          if (u.tokenType === T.Empty || u.tokenType === T.Nil) return true;
+          if (u.tokenType === T.Not && this.ws(j + 2)) {
             const w = this.LA(j + 2);
             if (w.tokenType === EOF) return partial;
-            if (w.tokenType === Empty || w.tokenType === Nil) return true;
+            if (w.tokenType === T.Empty || w.tokenType === T.Nil) return true;
           }
         }
       }
@@ -172,12 +151,12 @@ export class LookaheadParser extends EmbeddedActionsParser {
     if (this.isEof(v)) return partial;
     if (!this.gap(v)) return false;
     let i = v;
-    if (this.LA(i).tokenType === Not) {
+    if (this.LA(i).tokenType === T.Not) {
       if (this.isEof(i + 1)) return partial;
       if (!this.gap(i + 1)) return false;
       i++;
     }
-    if (this.LA(i).tokenType !== In) return false;
+    if (this.LA(i).tokenType !== T.In) return false;
     if (this.isEof(i + 1)) return partial;
     if (!this.gap(i + 1)) return false;
     const s = this.selectorEnd(i + 1);
@@ -186,17 +165,17 @@ export class LookaheadParser extends EmbeddedActionsParser {
 
   /** `not` at LA(1) is the operator (the PEG's first alternative of NotExpression succeeds). */
   protected notIsOperator(): boolean {
-    if (this.LA(1).tokenType !== Not) return false;
+    if (this.LA(1).tokenType !== T.Not) return false;
     if (this.isEof(2)) return this.partial;
     if (!this.gap(2)) return false;
     const t = this.LA(2).tokenType;
     // `not any L as x {..}` is an error either way; taking "not" as the operator gives the clearer message.
-    return t === Not || t === LParen || this.matchAt(2) || t === Any || t === All;
+    return t === T.Not || t === T.LParen || this.matchAt(2) || t === T.Any || t === T.All;
   }
 
   protected collectionAhead(): boolean {
     const t = this.LA(1).tokenType;
-    return (t === Any || t === All) && !this.matchAt(1);
+    return (t === T.Any || t === T.All) && !this.matchAt(1);
   }
 
   protected requireWs(token: IToken, before: boolean, after: boolean, nextIndex = 1): void {

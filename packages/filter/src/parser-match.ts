@@ -4,7 +4,7 @@
  * @internal
  * @packageDocumentation
  */
-import { EOF, type IToken } from 'chevrotain';
+import { EOF, type IToken, type TokenType } from 'chevrotain';
 import type { MatchNode, MatchOperator, SelectorNode, Span, ValueNode } from './ast.js';
 import { FilterSyntaxErrorCode } from './errors.js';
 import { goUnquote } from './internal/go-strconv.js';
@@ -96,58 +96,37 @@ export class MatchParser extends LookaheadParser {
       });
     const own = (): SelectorNode => (sel as Parsed<SelectorNode>).node;
     const asValue = (): ValueNode => selectorAsValue(sel as Parsed<SelectorNode>);
+    /**
+     * `operator value` after the selector. `consumeIdx`/`valueIdx` are chevrotain's occurrence
+     * indexes (CONSUME2 is consume(2, ...)); `wsBefore` is undefined for `==`/`!=`, which need no
+     * whitespace, else whether the operator needs it before as well as after.
+     */
+    const binary = (
+      consumeIdx: number,
+      token: TokenType,
+      valueIdx: number,
+      operator: MatchOperator,
+      wsBefore: boolean | undefined,
+    ) => ({
+      ALT: (): MatchNode => {
+        const op = this.consume(consumeIdx, token);
+        if (wsBefore !== undefined) this.ACTION(() => this.requireWs(op, wsBefore, true));
+        const v = this.subrule(valueIdx, this.value);
+        return make(operator, own, () => v);
+      },
+    });
     return this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(Equal);
-          const v = this.SUBRULE(this.value);
-          return make('equal', own, () => v);
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(NotEqual);
-          const v = this.SUBRULE2(this.value);
-          return make('not-equal', own, () => v);
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(Contains);
-          this.ACTION(() => this.requireWs(op, true, true));
-          const v = this.SUBRULE3(this.value);
-          return make('in', own, () => v);
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(Matches);
-          this.ACTION(() => this.requireWs(op, true, true));
-          const v = this.SUBRULE4(this.value);
-          return make('matches', own, () => v);
-        },
-      },
+      binary(0, Equal, 0, 'equal', undefined),
+      binary(0, NotEqual, 2, 'not-equal', undefined),
+      binary(0, Contains, 3, 'in', true),
+      binary(0, Matches, 4, 'matches', true),
       {
         ALT: () => {
           const not = this.CONSUME(Not);
           this.ACTION(() => this.requireWs(not, true, true));
           return this.OR2([
-            {
-              ALT: () => {
-                const op = this.CONSUME2(Contains);
-                this.ACTION(() => this.requireWs(op, false, true));
-                const v = this.SUBRULE5(this.value);
-                return make('not-in', own, () => v);
-              },
-            },
-            {
-              ALT: () => {
-                const op = this.CONSUME2(Matches);
-                this.ACTION(() => this.requireWs(op, false, true));
-                const v = this.SUBRULE6(this.value);
-                return make('not-matches', own, () => v);
-              },
-            },
+            binary(2, Contains, 5, 'not-in', false),
+            binary(2, Matches, 6, 'not-matches', false),
             {
               ALT: () => {
                 const op = this.CONSUME(In);

@@ -172,6 +172,8 @@ export {
 } from './node.js';
 // Event stream
 export { Event, EventEnvelope, EventTopic, EventType, NodeEventPayload } from './event.js';
+// List queries
+export { FilterConflictMessage } from './list-query.js';
 // Exec frames
 export { ExecClientFrame, ExecServerFrame, ExecStreamFrame } from './exec.js';
 // Secrets service: LDAP auth method

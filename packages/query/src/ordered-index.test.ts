@@ -191,3 +191,63 @@ describe('properties', () => {
     },
   );
 });
+
+describe('fill', () => {
+  const opArb = fc.oneof(
+    fc.record({ kind: fc.constant('upsert' as const), item: itemArb }),
+    fc.record({ kind: fc.constant('delete' as const), item: itemArb }),
+  );
+
+  test.prop([
+    itemsArb(120),
+    itemsArb(40),
+    fc.array(opArb, { maxLength: 60 }),
+    fc.integer({ min: 2, max: 8 }),
+  ])(
+    'is the same collection as one upsert per item, in both orderings, before and after more changes',
+    (initial, more, ops, chunkSize) => {
+      // Arrange: the same items through fill (twice, so some replace) and through upsert.
+      const byIdFirst: Ordering<Item> = {
+        id: keyOf,
+        key: (i) => `${i.ID}\u0000${i.Namespace}`,
+        token: (i) => i.ID,
+        seek: (t) => t,
+      };
+      const options = { chunkSize, secondary: [byIdFirst] };
+      const filled = createOrderedIndex(namespaceIdOrdering<Item>(), options);
+      const upserted = createOrderedIndex(namespaceIdOrdering<Item>(), options);
+      // Act
+      filled.fill(initial);
+      filled.fill(more);
+      for (const item of [...initial, ...more]) upserted.upsert(item);
+      for (const { kind, item } of ops) {
+        for (const index of [filled, upserted]) {
+          if (kind === 'upsert') index.upsert(item);
+          else index.delete(keyOf(item));
+        }
+      }
+      // Assert
+      expect(filled.size).toBe(upserted.size);
+      expect([...filled.values()]).toEqual([...upserted.values()]);
+      expect([...filled.values({ reverse: true })]).toEqual([...upserted.values({ reverse: true })]);
+      expect([...filled.by(byIdFirst).values()]).toEqual([...upserted.by(byIdFirst).values()]);
+      for (const item of [...initial, ...more])
+        expect(filled.get(keyOf(item))).toBe(upserted.get(keyOf(item)));
+    },
+  );
+
+  it('takes input already in key order without sorting it again, and an empty list', () => {
+    const index = createOrderedIndex(idOrdering<{ ID: string }>(), { chunkSize: 4 });
+    index.fill([]);
+    expect(index.size).toBe(0);
+    const items = Array.from({ length: 10 }, (_, i) => ({ ID: `id-${String(i).padStart(2, '0')}` }));
+    index.fill(items);
+    expect([...index.values()].map((i) => i.ID)).toEqual(items.map((i) => i.ID));
+    expect([...index.values({ from: 'id-05' })][0]?.ID).toBe('id-05');
+    index.upsert({ ID: 'id-045' });
+    expect([...index.values({ from: 'id-04', prefix: 'id-04' })].map((i) => i.ID)).toEqual([
+      'id-04',
+      'id-045',
+    ]);
+  });
+});

@@ -1,8 +1,10 @@
+import { ApiError } from '@sked/http';
 import { Command } from 'commander';
 
 import { schedulerContext } from '../context.js';
 import { collect, handler, integer } from '../handler.js';
 import { withInterrupt } from '../interrupt.js';
+import { watchStdoutClosed } from '../stdout-closed.js';
 
 const TOPIC = /^[A-Za-z*][A-Za-z0-9_*-]*(:[^:]+)?$/;
 
@@ -14,11 +16,16 @@ async function stream(command: Command): Promise<number> {
       ctx.output.err(`Error: "${topic}" is not a topic: write Topic or Topic:key (for example Job:web).`);
       return 1;
     }
+  // The stream retries a failed connection for ever (it resumes after a drop): a server that does
+  // not answer at all at the start is an error to report now, not something to wait for.
+  try {
+    await ctx.client.jobs.list({ perPage: 1 });
+  } catch (error) {
+    if (ApiError.is(error) && error.status === 0) throw error;
+  }
   let last = opts.index === undefined ? undefined : opts.index - 1;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    // The reader went away (`| head`): that ends the stream, it is not a failure.
-    if (error.code === 'EPIPE') process.exit(0);
-  });
+  // The reader went away (`| head`): that ends the stream, it is not a failure.
+  const unwatch = watchStdoutClosed(() => process.exit(0));
   return withInterrupt(async (signal) => {
     try {
       for await (const event of ctx.client.events({
@@ -38,6 +45,8 @@ async function stream(command: Command): Promise<number> {
       if (!signal.aborted) throw error;
       if (last !== undefined) ctx.output.err(`Stopped after index ${last}; resume with --index ${last + 1}`);
       return 0;
+    } finally {
+      unwatch();
     }
   });
 }

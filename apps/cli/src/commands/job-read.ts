@@ -5,6 +5,7 @@ import { schedulerContext, type SchedulerContext } from '../context.js';
 import { formatJobDiff } from '../diff-format.js';
 import { CliError } from '../errors.js';
 import { handler, integer } from '../handler.js';
+import { examples, jobIdCommand } from '../help.js';
 import { deploymentBlock } from '../monitor.js';
 import { ago, formatNanos, keyValues, short, table, toJson } from '../output.js';
 import { resolveJob } from '../resolve.js';
@@ -173,21 +174,27 @@ export function readCommands(): Command[] {
       .option('--filter <expr>', 'filter expression for the list (server side)')
       .addHelpText(
         'after',
-        '\nExample:\n  $ sked job status\n  $ sked job status web\n  $ sked job status --filter \'Type == "batch"\' --json',
+        examples(
+          'sked job status',
+          'sked job status web',
+          'sked job status --filter \'Type == "batch"\' --json',
+        ),
       )
       .action(handler(status)),
-    new Command('inspect')
-      .description('Print a job as JSON ({"Job": ...}, which job run accepts)')
-      .argument('<id>', 'job ID or a unique prefix of it')
+    jobIdCommand(
+      'inspect',
+      'Print a job as JSON ({"Job": ...}, which job run accepts)',
+      'sked job inspect web > web.json',
+    )
       .option('--version <n>', 'a past version of the job', integer)
-      .addHelpText('after', '\nExample:\n  $ sked job inspect web > web.json')
       .action(handler(inspect)),
-    new Command('history')
-      .description("List a job's versions, with -p the changes between them")
-      .argument('<id>', 'job ID or a unique prefix of it')
+    jobIdCommand(
+      'history',
+      "List a job's versions, with -p the changes between them",
+      'sked job history -p web',
+    )
       .option('-p', 'show the diff of each version against the one before')
       .option('--version <n>', 'only this version', integer)
-      .addHelpText('after', '\nExample:\n  $ sked job history -p web')
       .action(handler(history)),
   ];
 }

@@ -2,6 +2,7 @@ import { Command } from 'commander';
 
 import { schedulerContext, type SchedulerContext } from '../context.js';
 import { handler, integer, collect, parsePairs } from '../handler.js';
+import { examples, jobIdCommand } from '../help.js';
 import { withInterrupt } from '../interrupt.js';
 import { readInput } from '../job-file.js';
 import { monitor, type MonitorTarget } from '../monitor.js';
@@ -135,14 +136,14 @@ export function jobTokenOptions(command: Command): Command {
 export function writeCommands(): Command[] {
   return [
     jobTokenOptions(
-      new Command('revert')
-        .description('Revert a job to an earlier version and follow the evaluation and deployment')
-        .argument('<id>', 'job ID or a unique prefix of it')
-        .argument('<version>', 'version to revert to', integer),
+      jobIdCommand(
+        'revert',
+        'Revert a job to an earlier version and follow the evaluation and deployment',
+        'sked job revert web 0',
+      ).argument('<version>', 'version to revert to', integer),
     )
       .option('-d, --detach', 'return at once with the evaluation ID')
       .option('--check-version <n>', 'revert only if the current version is still this', integer)
-      .addHelpText('after', '\nExample:\n  $ sked job revert web 0')
       .action(handler(revert)),
     new Command('dispatch')
       .description('Dispatch an instance of a parameterized job')
@@ -154,15 +155,19 @@ export function writeCommands(): Command[] {
       .option('--idempotency-token <token>', 'dispatch at most once for this token')
       .addHelpText(
         'after',
-        '\nExample:\n  $ sked job dispatch -m input=a.csv report payload.json\n  $ echo hi | sked job dispatch report -',
+        examples(
+          'sked job dispatch -m input=a.csv report payload.json',
+          'echo hi | sked job dispatch report -',
+        ),
       )
       .action(handler(dispatch)),
-    new Command('stop')
-      .description('Stop a job (and its allocations); follows the evaluation unless --detach')
-      .argument('<id>', 'job ID or a unique prefix of it')
+    jobIdCommand(
+      'stop',
+      'Stop a job (and its allocations); follows the evaluation unless --detach',
+      'sked job stop --purge web',
+    )
       .option('--purge', 'remove the job at once instead of leaving it to garbage collection')
       .option('-d, --detach', 'return at once with the evaluation ID')
-      .addHelpText('after', '\nExample:\n  $ sked job stop --purge web')
       .action(handler(stop)),
   ];
 }

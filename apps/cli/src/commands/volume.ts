@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { schedulerContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { handler } from '../handler.js';
-import { parseJson, readInput } from '../job-file.js';
+import { looksLikeJson, parseJson, readInput } from '../job-file.js';
 import { keyValues, table, toJson } from '../output.js';
 import { allocTable } from './job-read.js';
 
@@ -71,11 +71,29 @@ async function status(command: Command): Promise<void> {
   );
 }
 
+const VOLUME_JSON_HINT =
+  'Write the volume as JSON: {"ID": "db-data", "Name": "db-data", "PluginID": "disk", "AccessMode": "single-node-writer", ' +
+  '"AttachmentMode": "file-system"}, {"Volume": ...} or {"Volumes": [...]} (`sked volume status ID --json` prints one).';
+
+/**
+ * The volumes of a volume file's text. Only JSON: the service parses HCL for jobs alone
+ * (`POST /v1/jobs/parse`, whose answer is a Job), so an HCL volume file gets an error saying so.
+ */
+export function parseVolumeFile(content: string, name: string): CsiVolumeInput[] {
+  if (content.trim() === '') throw new CliError(`${name} is empty.`, { hint: VOLUME_JSON_HINT });
+  if (!looksLikeJson(content) || /\.(hcl|volume)$/i.test(name))
+    throw new CliError(
+      `${name} is not JSON: a volume file must be JSON (the server parses HCL only for jobs, through POST /v1/jobs/parse).`,
+      { hint: VOLUME_JSON_HINT },
+    );
+  return volumesOf(parseJson(content, name, VOLUME_JSON_HINT), name);
+}
+
 async function register(command: Command): Promise<void> {
   const ctx = schedulerContext(command);
   const [path] = command.processedArgs as [string];
   const name = path === '-' ? 'stdin' : path;
-  const volumes = volumesOf(parseJson(await readInput(path, 'volume file'), name), name);
+  const volumes = parseVolumeFile(await readInput(path, 'volume file'), name);
   for (const volume of volumes) {
     await ctx.client.volumes.register(volume);
     if (!ctx.output.json) ctx.output.out(`Created CSI volume: ${volume.ID}`);
@@ -119,8 +137,14 @@ export function volumeCommand(): Command {
         .description(
           'Register CSI volumes from a JSON file (a volume, {"Volume": ...} or {"Volumes": [...]})',
         )
-        .argument('<file>', 'JSON file; - reads stdin')
-        .addHelpText('after', '\nExample:\n  $ sked volume register db-data.json')
+        .argument(
+          '<file>',
+          'JSON file (HCL volume files are not taken: the server parses only job HCL); - reads stdin',
+        )
+        .addHelpText(
+          'after',
+          '\nExample:\n  $ sked volume register db-data.json\n  $ sked volume register - < db-data.json',
+        )
         .action(handler(register)),
     )
     .addCommand(

@@ -2,8 +2,12 @@ import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'nod
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
-/** The storage format this build writes; a data dir of a higher one is refused. */
-export const FORMAT_VERSION = 1;
+/**
+ * The storage format this build writes; a data dir of a higher one is refused. 2 adds the tables
+ * `heads` (the fields of an item read at start-up, see ./lazy.ts) and `times` (the garbage
+ * collector's time table, see ./times.ts); a format 1 data dir is upgraded in place at open.
+ */
+export const FORMAT_VERSION = 2;
 
 /** The database file inside a data dir. */
 export const STATE_FILE = 'state.db';
@@ -31,6 +35,8 @@ export interface DataDir {
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS items (tbl TEXT NOT NULL, id TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (tbl, id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS heads (tbl TEXT NOT NULL, id TEXT NOT NULL, head TEXT NOT NULL, PRIMARY KEY (tbl, id)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS times (idx INTEGER PRIMARY KEY, ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS records (space TEXT NOT NULL, key TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (space, key)) WITHOUT ROWID;
 `;
 
@@ -61,7 +67,11 @@ function otherPid(path: string): string {
 /** Takes the exclusive lock: another process (or connection) holding it makes this throw. */
 function lock(db: DatabaseSync, path: string): void {
   try {
-    db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; COMMIT;');
+    // auto_vacuum takes effect only before the file's first page is written (by the WAL switch):
+    // on an existing database it changes nothing.
+    db.exec(
+      'PRAGMA auto_vacuum = INCREMENTAL; PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL; BEGIN IMMEDIATE; COMMIT;',
+    );
   } catch (error) {
     db.close();
     if ((error as { errcode?: number }).errcode === 5) {
@@ -86,6 +96,21 @@ function checkFormat(db: DatabaseSync, path: string): boolean {
     );
   }
   if (version === FORMAT_VERSION) return false;
+  if (version === 1) {
+    // Format 1 files were created without auto_vacuum (it was set too late): rebuilt once with it,
+    // so that pages freed by garbage collection go back to the file system.
+    if ((db.prepare('PRAGMA auto_vacuum').get() as { auto_vacuum: number }).auto_vacuum !== 2) {
+      db.exec(
+        'PRAGMA journal_mode = DELETE; PRAGMA auto_vacuum = INCREMENTAL; VACUUM; PRAGMA journal_mode = WAL;',
+      );
+    }
+    // The heads are filled by the scheduling state's open (./rows.ts), in the same transaction.
+    db.exec(
+      `BEGIN; ${SCHEMA} INSERT OR REPLACE INTO meta (key, value) VALUES ('heads', 'missing'); ` +
+        `PRAGMA user_version = ${FORMAT_VERSION}; COMMIT;`,
+    );
+    return false;
+  }
   const tables = db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").get() as {
     n: number;
   };
@@ -94,8 +119,6 @@ function checkFormat(db: DatabaseSync, path: string): boolean {
       `${JSON.stringify(join(path, STATE_FILE))} is not a sked-server state (storage format ${version})`,
     );
   }
-  // Pages freed by deletions (garbage collection) are given back to the file system in steps.
-  db.exec('PRAGMA auto_vacuum = INCREMENTAL');
   db.exec(`BEGIN; ${SCHEMA} PRAGMA user_version = ${FORMAT_VERSION}; COMMIT;`);
   return true;
 }

@@ -67,7 +67,7 @@ export function openDurable(dir: string, onFailure?: (error: Error) => void): Du
       if (closed) return;
       closed = true;
       try {
-        scheduler.flush();
+        scheduler.close();
       } finally {
         dataDir.close();
       }

@@ -177,7 +177,7 @@ describe('--data-dir', { timeout: 60_000 }, () => {
     db.exec('PRAGMA user_version = 7');
     db.close();
     await expect(startServer({ schedulerPort: 0, dataDir: newer })).rejects.toThrow(
-      /was written by a newer sked-server \(storage format 7; this one reads format 1\)/,
+      /was written by a newer sked-server \(storage format 7; this one reads format 2\)/,
     );
     const garbage = freshDir();
     writeFileSync(

@@ -2,16 +2,15 @@ import type { StatementSync } from 'node:sqlite';
 
 import {
   DELETED,
-  TABLES,
-  versionKey,
   type ChangeSet,
-  type Job,
   type RestoredState,
   type StoreBackend,
   type TableName,
-  type TableTypes,
 } from '../scheduler/core/index.js';
 import type { DataDir } from './data-dir.js';
+import { HEAD_FIELDS, headOf } from './lazy.js';
+import { openRows } from './rows.js';
+import { openTimes } from './times.js';
 
 /** The scheduling state's backend on a data dir, with what it restored. */
 export interface SchedulerState extends StoreBackend {
@@ -19,6 +18,10 @@ export interface SchedulerState extends StoreBackend {
   readonly restored: RestoredState | undefined;
   /** Writes what is pending now (close and tests); throws the write's error. */
   flush(): void;
+  /** Writes what is pending; restored items not read whole by now can no longer be. */
+  close(): void;
+  /** Number of restored items not read whole yet (see ./lazy.ts). */
+  readonly unread: number;
   /** The error that stopped the backend, if any: no write is acknowledged after it. */
   readonly failure: Error | undefined;
   /** Commits (transactions) written and change sets recorded since open. */
@@ -43,50 +46,6 @@ function deferred(): Deferred {
   return { promise, resolve, reject };
 }
 
-/** Reads the scheduling state: every item, the global and per-table indexes. */
-function load(dataDir: DataDir): RestoredState | undefined {
-  const indexText = dataDir.meta('index');
-  if (indexText === undefined) return undefined;
-  const tableIndexes: Partial<Record<TableName, number>> = {};
-  for (const name of TABLES) {
-    const v = dataDir.meta(`table:${name}`);
-    if (v !== undefined) tableIndexes[name] = Number(v);
-  }
-  const items: { [K in TableName]: TableTypes[K][] } = {
-    jobs: [],
-    jobVersions: [],
-    submissions: [],
-    summaries: [],
-    evals: [],
-    deployments: [],
-    allocs: [],
-    volumes: [],
-    nodes: [],
-  };
-  // A job's current version is the same object as the job in memory: share it again when the
-  // stored texts are equal (half the parsing and half the memory of the versions table).
-  const current = new Map<string, { text: string; job: Job }>();
-  const rows = dataDir.db.prepare('SELECT body FROM items WHERE tbl = ?');
-  for (const row of rows.iterate('jobs') as Iterable<{ body: string }>) {
-    const job = JSON.parse(row.body) as Job;
-    items.jobs.push(job);
-    current.set(versionKey(job.Namespace, job.ID, job.Version), { text: row.body, job });
-  }
-  const versions = dataDir.db.prepare("SELECT id, body FROM items WHERE tbl = 'jobVersions'");
-  for (const row of versions.iterate() as Iterable<{ id: string; body: string }>) {
-    const hit = current.get(row.id);
-    items.jobVersions.push(
-      hit !== undefined && hit.text === row.body ? hit.job : (JSON.parse(row.body) as Job),
-    );
-  }
-  for (const name of TABLES) {
-    if (name === 'jobs' || name === 'jobVersions') continue;
-    const list = items[name] as unknown[];
-    for (const row of rows.iterate(name) as Iterable<{ body: string }>) list.push(JSON.parse(row.body));
-  }
-  return { index: Number(indexText), tableIndexes, items };
-}
-
 /**
  * The scheduling state on a data dir. Every commit of the store is recorded (the latest value of
  * each touched item is kept); the pending changes are written in one SQLite transaction at the
@@ -100,11 +59,17 @@ function load(dataDir: DataDir): RestoredState | undefined {
  */
 export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) => void): SchedulerState {
   const { db } = dataDir;
-  const restored = load(dataDir);
+  const rows = openRows(dataDir);
+  const times = openTimes(db, rows.restored?.index ?? 0);
+  const restored: RestoredState | undefined = rows.restored && { ...rows.restored, times: times.restored };
   const put: StatementSync = db.prepare(
     'INSERT INTO items (tbl, id, body) VALUES (?, ?, ?) ON CONFLICT (tbl, id) DO UPDATE SET body = excluded.body',
   );
   const del: StatementSync = db.prepare('DELETE FROM items WHERE tbl = ? AND id = ?');
+  const putHead: StatementSync = db.prepare(
+    'INSERT INTO heads (tbl, id, head) VALUES (?, ?, ?) ON CONFLICT (tbl, id) DO UPDATE SET head = excluded.head',
+  );
+  const delHead: StatementSync = db.prepare('DELETE FROM heads WHERE tbl = ? AND id = ?');
   const setMeta: StatementSync = db.prepare(
     'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
   );
@@ -130,11 +95,17 @@ export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) 
     try {
       db.exec('BEGIN');
       for (const [table, items] of writes) {
+        const lazy = HEAD_FIELDS[table] !== undefined;
         for (const [id, value] of items) {
+          rows.beforeWrite(table, id);
           if (value === DELETED) {
             del.run(table, id);
+            if (lazy) delHead.run(table, id);
             deletes++;
-          } else put.run(table, id, JSON.stringify(value));
+            continue;
+          }
+          put.run(table, id, JSON.stringify(value));
+          if (lazy) putHead.run(table, id, headOf(table, value));
         }
         setMeta.run(`table:${table}`, String(index));
       }
@@ -170,6 +141,7 @@ export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) 
 
   return {
     restored,
+    times: { add: (index, ms) => times.add(index, ms), prune: (ms) => times.prune(ms) },
     record(change: ChangeSet) {
       changes++;
       for (const [table, items] of change.writes) {
@@ -192,6 +164,17 @@ export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) 
     flush() {
       flush();
       if (failure !== undefined) throw failure;
+    },
+    close() {
+      try {
+        flush();
+      } finally {
+        rows.close();
+      }
+      if (failure !== undefined) throw failure;
+    },
+    get unread() {
+      return rows.unread;
     },
     get failure() {
       return failure;

@@ -1,3 +1,5 @@
+import { FilterConflictMessage } from '@sked/model';
+
 import { badRequest } from './errors.js';
 
 /** A parsed query string, as fastify gives it. */
@@ -175,7 +177,7 @@ export function readPrefix(query: Query, options: PrefixOptions = {}): string {
  * @param query - The parsed query string.
  * @param others - The other filtering parameters of the endpoint (e.g. `prefix`).
  * @returns The expression, or undefined when absent or empty.
- * @throws 400 `Filter expression cannot be used with other filter parameters`.
+ * @throws 400 {@link FilterConflictMessage} (`@sked/model`).
  */
 export function readFilter(query: Query, others: readonly string[] = ['prefix']): string | undefined {
   const value = queryString(query, 'filter');
@@ -183,7 +185,7 @@ export function readFilter(query: Query, others: readonly string[] = ['prefix'])
   for (const other of others) {
     const otherValue = queryString(query, other);
     if (otherValue !== undefined && otherValue !== '') {
-      throw badRequest('Filter expression cannot be used with other filter parameters');
+      throw badRequest(FilterConflictMessage);
     }
   }
   return value;

@@ -152,15 +152,7 @@ function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAll
       return {
         driver: task.Driver,
         dir: cluster.taskDir(alloc.ID, name),
-        env: {
-          ...task.Env,
-          SKED_ALLOC_ID: alloc.ID,
-          SKED_ALLOC_NAME: alloc.Name,
-          SKED_JOB_ID: alloc.JobID,
-          SKED_NAMESPACE: alloc.Namespace,
-          SKED_TASK_NAME: name,
-          SKED_GROUP_NAME: alloc.TaskGroup,
-        },
+        env: cluster.taskEnv(alloc.ID, name) ?? {},
         ...(state === undefined ? {} : { state }),
       };
     },

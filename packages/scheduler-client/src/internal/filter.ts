@@ -1,4 +1,5 @@
 import { printFilter, type Expression } from '@sked/filter';
+import { FilterConflictMessage } from '@sked/model';
 
 import { InvalidRequestError } from '../errors.js';
 import { quote } from './validate.js';
@@ -8,9 +9,6 @@ import { quote } from './validate.js';
  * sent).
  */
 export type FilterInput = string | Expression;
-
-/** The server's own message for `filter` combined with another filtering parameter. */
-export const filterConflictMessage = 'Filter expression cannot be used with other filter parameters';
 
 /** Turns a filter input into the text to send, or `undefined` for none. */
 export function filterText(filter: FilterInput | undefined): string | undefined {
@@ -38,7 +36,7 @@ export function refuseFilterWith(
   if (filter === undefined) return;
   for (const [name, value] of Object.entries(others)) {
     if (value !== undefined && value !== '') {
-      throw new InvalidRequestError(filterConflictMessage, name, value);
+      throw new InvalidRequestError(FilterConflictMessage, name, value);
     }
   }
 }

@@ -1,7 +1,16 @@
+import type { CsiVolumeInput, JobSubmissionInput } from '@sked/model';
+
 import type { JobDiff } from './diff.js';
 import type { ParseJobInput } from './hcl/parse-job.js';
 import type { ReadonlyStore } from './state/store.js';
 import type { AllocMetric, EventBatch, Evaluation, Job } from './types.js';
+
+/**
+ * A volume of a register request: the model's `CsiVolumeInput` (validated at the route edge), with
+ * the service's volume fields the model does not describe (`MountOptions`, `Secrets`,
+ * `Parameters`, `Context`, `Capacity`, `RequestedCapabilities`) as the body gave them.
+ */
+export type VolumeRegistration = CsiVolumeInput & { readonly [field: string]: unknown };
 
 /** The response of register, update, revert, evaluate and stop. */
 export interface RegisterResponse {
@@ -34,6 +43,12 @@ export interface Cluster {
   /** The task directory of a task of an allocation. */
   taskDir(allocId: string, task: string): string;
   /**
+   * The environment a task of an allocation runs with (`SKED_*` variables under the task's `Env`),
+   * the same the task runner gives its driver: exec starts commands with it.
+   * @returns `undefined` when the allocation or the task is unknown.
+   */
+  taskEnv(allocId: string, task: string): Record<string, string> | undefined;
+  /**
    * Creates or updates a job (check-and-set with `enforceIndex`/`jobModifyIndex`, `preserveCounts`,
    * `evalPriority`, `submission` kept for the 6 latest versions) and creates a `job-register` evaluation.
    * @throws {@link ClusterError} 400 for an invalid job or a check-and-set conflict.
@@ -45,7 +60,8 @@ export interface Cluster {
     evalPriority?: number;
     policyOverride?: boolean;
     preserveCounts?: boolean;
-    submission?: unknown;
+    /** The job's source, validated by the route (the model's `JobSubmissionInput`). */
+    submission?: JobSubmissionInput;
   }): RegisterResponse;
   /**
    * Stops a job (new version with `Stop: true`) or purges it, with a `job-deregister` evaluation.
@@ -63,13 +79,14 @@ export interface Cluster {
   /** Dry run of a registration: diff, annotations, placement failures; stores nothing. */
   planJob(input: { job: Record<string, unknown>; diff?: boolean; policyOverride?: boolean }): PlanResponse;
   /**
-   * Dispatches a parameterized job (payload base64 of at most 16384 bytes, meta checked, idempotency token).
+   * Dispatches a parameterized job (the payload's bytes, decoded from the request by
+   * `decodeDispatchPayload`; meta checked; idempotency token).
    * @throws {@link ClusterError} 404 for an unknown job, 400 for every other mistake.
    */
   dispatchJob(input: {
     namespace: string;
     id: string;
-    payload?: string;
+    payload?: Uint8Array;
     meta?: Record<string, string>;
     idPrefixTemplate?: string;
     idempotencyToken?: string;
@@ -113,8 +130,11 @@ export interface Cluster {
   signalAlloc(input: { allocId: string; signal?: string; task?: string }): Record<string, never>;
   /** Restarts one running task, or all, in place. */
   restartAlloc(input: { allocId: string; task?: string; allTasks?: boolean }): Record<string, never>;
-  /** Registers CSI volumes; an existing ID is 400 `volume "<id>" already exists`. */
-  registerVolume(input: { namespace: string; pathId?: string; volumes: readonly unknown[] }): {
+  /**
+   * Registers CSI volumes (validated by the route; in the namespace each names, or `namespace`);
+   * an existing ID is 400 `volume "<id>" already exists`, a missing `PluginID` 400.
+   */
+  registerVolume(input: { namespace: string; volumes: readonly VolumeRegistration[] }): {
     Index: number;
   };
   /** Deregisters a volume; in use is 400 (`force` drops claims of terminal allocations only). */

@@ -7,6 +7,7 @@ import { createAllocWrites } from './allocs/writes.js';
 import type { Cluster } from './api.js';
 import { createClientSim } from './client/client-sim.js';
 import { taskDirOf } from './client/task-dir.js';
+import { taskEnvOf } from './client/task-env.js';
 import { systemClock, type Clock } from './clock.js';
 import type { CoreContext } from './context.js';
 import { createDeploymentWatcher } from './deployments/watcher.js';
@@ -32,7 +33,7 @@ import { createStore } from './state/store.js';
 import { createTimers } from './timers.js';
 import { createVolumeWrites } from './volumes/writes.js';
 
-export type { Cluster, PlanResponse, RegisterResponse } from './api.js';
+export type { Cluster, PlanResponse, RegisterResponse, VolumeRegistration } from './api.js';
 export type { ClusterOptions, ClusterTiming } from './options.js';
 export { ClusterError } from './errors.js';
 export type { ClusterEvent } from './types.js';
@@ -133,10 +134,21 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       armProgressDeadline: watcher.armProgressDeadline,
       releaseClaims: volumes.releaseClaims,
     });
+    // The restored tables nothing has read yet are indexed after start, one a turn.
+    const settle = (): void => {
+      if (store.settle()) ctx.timers.later(settle, 0);
+    };
+    ctx.timers.later(settle, 0);
   }
 
-  const collector = createCollector(ctx, { ...DEFAULT_GC, ...options.gc }, (a) =>
-    rm(dirname(taskDir(a.ID, 'task')), { recursive: true, force: true }, () => undefined),
+  const collector = createCollector(
+    ctx,
+    { ...DEFAULT_GC, ...options.gc },
+    (a) => rm(dirname(taskDir(a.ID, 'task')), { recursive: true, force: true }, () => undefined),
+    {
+      ...(options.persistence?.restored?.times && { restored: options.persistence.restored.times }),
+      ...(options.persistence?.backend?.times && { times: options.persistence.backend.times }),
+    },
   );
 
   return {
@@ -144,6 +156,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     region,
     dataRoot,
     taskDir,
+    taskEnv: (allocId, task) => taskEnvOf({ region, state: store.view, taskDir }, allocId, task),
     ...createRegisterWrites(ctx, jobDeps),
     ...createVersionWrites(ctx, jobDeps),
     planJob: createPlanJob(ctx),

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 
-export type { Cluster, PlanResponse, RegisterResponse } from './api.js';
+export type { Cluster, PlanResponse, RegisterResponse, VolumeRegistration } from './api.js';
 export type { ClusterOptions, ClusterTiming } from './options.js';
 export { createCluster } from './cluster.js';
 export { ClusterError } from './errors.js';
@@ -38,6 +38,7 @@ export type { ParseJobInput } from './hcl/parse-job.js';
 export { parseJobHcl } from './hcl/parse-job.js';
 export { checkConstraint, compareVersions, parseVersion, versionMatches } from './constraints.js';
 export { canonicalize } from './defaults.js';
+export { decodeDispatchPayload } from './internal/dispatch-payload.js';
 export { parseDuration, formatDuration } from './internal/duration.js';
 export type * from './types.js';
 export { defaultBaseEnv, findProgram, signalGroup } from './internal/process.js';

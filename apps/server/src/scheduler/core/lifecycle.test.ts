@@ -264,7 +264,7 @@ describe('dispatch payload', () => {
     const r = t.cluster.dispatchJob({
       namespace: 'default',
       id: 'render',
-      payload: Buffer.from('{"a":1}').toString('base64'),
+      payload: Buffer.from('{"a":1}'),
     });
     t.run(500);
     const [alloc] = t.cluster.store.ofJob('allocs', 'default', r.DispatchedJobID);

@@ -1,15 +1,7 @@
-import {
-  AllocClientStatus,
-  AllocDesiredStatus,
-  DeploymentStatus,
-  EvalTriggeredBy,
-  EventType,
-} from '@sked/model';
+import { AllocClientStatus, AllocDesiredStatus, DeploymentStatus, EvalTriggeredBy } from '@sked/model';
 
 import type { CoreContext } from './context.js';
 import { clientTerminal } from './internal/status.js';
-import { putAlloc } from './state/events.js';
-import { refreshJob } from './state/job-status.js';
 import { jobKey } from './state/keys.js';
 import type { Allocation } from './types.js';
 import type { EvalQueue } from './evals/eval-queue.js';
@@ -41,7 +33,7 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     const jobs = new Map<string, Allocation>();
     for (const a of store.allocs.items.values()) {
       if (clientTerminal(a)) continue;
-      putAlloc(tx, EventType.AllocationUpdated, {
+      tx.put('allocs', {
         ...a,
         DesiredStatus: AllocDesiredStatus.Stop,
         DesiredDescription: LOST,
@@ -57,7 +49,6 @@ export function resumeRestored(ctx: CoreContext, deps: RecoverDeps): void {
     for (const a of jobs.values()) {
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));
       if (job && !job.Stop) deps.queue.makeEval(tx, job, EvalTriggeredBy.NodeUpdate, 0, { NodeID: a.NodeID });
-      refreshJob(tx, a.Namespace, a.JobID);
     }
   });
   for (const a of lost) deps.releaseClaims(a.ID);

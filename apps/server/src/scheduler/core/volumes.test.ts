@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
+import type { VolumeRegistration } from './api.js';
 import { jobKey } from './state/store.js';
 import { serviceJob, testCluster } from './test/helpers.js';
 
@@ -9,7 +10,7 @@ const withCount = (job: Record<string, unknown>, count: number): Record<string, 
 };
 
 describe('volumes', () => {
-  const vol = {
+  const vol: VolumeRegistration = {
     ID: 'data',
     Name: 'data',
     PluginID: 'ebs',
@@ -73,7 +74,10 @@ describe('volumes', () => {
     expect(() =>
       t.cluster.registerVolume({
         namespace: 'default',
-        volumes: [{ ID: 'y', PluginID: 'p' }, { PluginID: 'p' }],
+        volumes: [
+          { ID: 'y', PluginID: 'p' },
+          { ID: '', PluginID: 'p' },
+        ],
       }),
     ).toThrow('Volume ID is required');
     expect(t.cluster.store.index).toBe(index);

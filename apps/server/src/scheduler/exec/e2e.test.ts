@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../http/server.js';
 import { ExecExposureError } from './bind.js';
@@ -154,6 +156,25 @@ describe('exec end to end', () => {
     expect(result.stdout).toBe(
       `${server.scheduler.cluster.taskDir(allocId, 'worker')}\nfrom the job ${allocId}\n`,
     );
+  });
+
+  it('gives the command the environment the task runs with (the same SKED_* variables)', async () => {
+    // Arrange: the task process's own environment, read from /proc
+    const dir = server.scheduler.cluster.taskDir(allocId, 'worker');
+    const pid = (await readFile(join(dir, 'pid'), 'utf8')).trim();
+    const skedOf = (text: string, separator: string): string[] =>
+      text
+        .split(separator)
+        .filter((line) => line.startsWith('SKED_') || line.startsWith('GREETING='))
+        .sort();
+    const task = skedOf(await readFile(`/proc/${pid}/environ`, 'utf8'), '\0');
+    // Act
+    const result = await run(['env']);
+    // Assert
+    expect(task).toContain(`SKED_TASK_DIR=${dir}`);
+    expect(task).toContain('SKED_REGION=global');
+    expect(task).toContain('SKED_DC=dc1');
+    expect(skedOf(result.stdout, '\n')).toEqual(task);
   });
 
   it('resizes a tty session', async () => {

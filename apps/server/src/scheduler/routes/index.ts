@@ -17,7 +17,6 @@ import { registerVolumeRoutes } from './volumes.js';
 export type { SchedulerCluster, SchedulerRouteContext } from './common.js';
 export { allocListItem } from './allocations.js';
 export { jobListItem } from './job-reads.js';
-export { MAX_DISPATCH_PAYLOAD } from './job-writes.js';
 export { rpcAddressOf } from './status.js';
 export { volumeListItem } from './volumes.js';
 

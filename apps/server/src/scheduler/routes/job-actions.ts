@@ -15,64 +15,65 @@ type Params = { job_id: string };
 export function registerJobActionRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
   const { cluster } = ctx;
 
-  const checkBodyJobId = (bodyId: string, pathId: string): void => {
-    if (bodyId !== pathId) {
-      throw badRequest(
-        `JobID ${JSON.stringify(bodyId)} does not match the job ID in the path ${JSON.stringify(pathId)}`,
-      );
-    }
+  /**
+   * A job action whose body names the job (it must be the path's) and is validated once here:
+   * POST and PUT, `submit-job` in the request's namespace, then `call` with the typed body.
+   */
+  const bodyAction = <B extends { JobID: string }>(
+    action: string,
+    read: (body: unknown, pathId: string) => B,
+    call: (namespace: string, body: B) => object,
+  ): void => {
+    const handler = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
+      const { namespace } = beginWrite(ctx, request, 'submit-job');
+      const body = read(request.body, request.params.job_id);
+      if (body.JobID !== request.params.job_id) {
+        throw badRequest(
+          `JobID ${JSON.stringify(body.JobID)} does not match the job ID in the path ${JSON.stringify(request.params.job_id)}`,
+        );
+      }
+      return sendWrite(ctx, request, reply, call(namespace, body));
+    };
+    app.post(`/v1/job/:job_id/${action}`, handler);
+    app.put(`/v1/job/:job_id/${action}`, handler);
   };
 
-  const revert = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginWrite(ctx, request, 'submit-job');
-    const body = validateBody(JobRevertRequest, request.body);
-    checkBodyJobId(body.JobID, request.params.job_id);
-    const result = cluster.revertJob({
-      namespace,
-      id: body.JobID,
-      version: body.JobVersion ?? 0,
-      // the version reverted to is registered again, with the tokens of the revert request
-      admit: (target) => checkJobTokens(ctx, target, body),
-      ...(body.EnforcePriorVersion === undefined || body.EnforcePriorVersion === null
-        ? {}
-        : { enforcePriorVersion: body.EnforcePriorVersion }),
-    });
-    return sendWrite(ctx, request, reply, result);
-  };
-  app.post('/v1/job/:job_id/revert', revert);
-  app.put('/v1/job/:job_id/revert', revert);
-
-  const stable = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginWrite(ctx, request, 'submit-job');
-    const body = validateBody(JobStabilityRequest, request.body);
-    checkBodyJobId(body.JobID, request.params.job_id);
-    const result = cluster.setJobStability({
-      namespace,
-      id: body.JobID,
-      version: body.JobVersion ?? 0,
-      stable: body.Stable ?? false,
-    });
-    return sendWrite(ctx, request, reply, result);
-  };
-  app.post('/v1/job/:job_id/stable', stable);
-  app.put('/v1/job/:job_id/stable', stable);
-
-  const evaluate = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
-    const { namespace } = beginWrite(ctx, request, 'submit-job');
-    const body =
-      request.body === undefined
-        ? { JobID: request.params.job_id }
-        : validateBody(JobEvaluateRequest, request.body);
-    checkBodyJobId(body.JobID, request.params.job_id);
-    const result = cluster.evaluateJob({
-      namespace,
-      id: body.JobID,
-      forceReschedule: body.EvalOptions?.ForceReschedule ?? false,
-    });
-    return sendWrite(ctx, request, reply, result);
-  };
-  app.post('/v1/job/:job_id/evaluate', evaluate);
-  app.put('/v1/job/:job_id/evaluate', evaluate);
+  bodyAction(
+    'revert',
+    (body) => validateBody(JobRevertRequest, body),
+    (namespace, body) =>
+      cluster.revertJob({
+        namespace,
+        id: body.JobID,
+        version: body.JobVersion ?? 0,
+        // the version reverted to is registered again, with the tokens of the revert request
+        admit: (target) => checkJobTokens(ctx, target, body),
+        ...(body.EnforcePriorVersion === undefined || body.EnforcePriorVersion === null
+          ? {}
+          : { enforcePriorVersion: body.EnforcePriorVersion }),
+      }),
+  );
+  bodyAction(
+    'stable',
+    (body) => validateBody(JobStabilityRequest, body),
+    (namespace, body) =>
+      cluster.setJobStability({
+        namespace,
+        id: body.JobID,
+        version: body.JobVersion ?? 0,
+        stable: body.Stable ?? false,
+      }),
+  );
+  bodyAction(
+    'evaluate',
+    (body, pathId) => (body === undefined ? { JobID: pathId } : validateBody(JobEvaluateRequest, body)),
+    (namespace, body) =>
+      cluster.evaluateJob({
+        namespace,
+        id: body.JobID,
+        forceReschedule: ('EvalOptions' in body && body.EvalOptions?.ForceReschedule) || false,
+      }),
+  );
 
   const force = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
     const { namespace } = beginWrite(ctx, request, 'dispatch-job', 'submit-job');

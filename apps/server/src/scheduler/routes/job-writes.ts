@@ -4,6 +4,7 @@ import { sendJson } from '../../http/app.js';
 import { queryString } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
 import { authenticate, requireNamespace } from '../acl/index.js';
+import { decodeDispatchPayload } from '../core/index.js';
 import { registerJobActionRoutes } from './job-actions.js';
 import { checkJobTokens } from './job-tokens.js';
 import {
@@ -17,11 +18,6 @@ import {
 } from './common.js';
 
 type Params = { job_id: string };
-
-/** Largest decoded dispatch payload (spec document 1, Limits). */
-export const MAX_DISPATCH_PAYLOAD = 16_384;
-
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * Registers the job write endpoints of document 1 (create, update, parse, plan, dispatch, revert,
@@ -117,14 +113,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   const dispatch = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
     const { query, namespace } = beginWrite(ctx, request, 'dispatch-job');
     const body = validateBody(JobDispatchRequest, request.body ?? {});
-    const payload = body.Payload ?? '';
-    if (payload !== '') {
-      if (!BASE64.test(payload)) throw badRequest('Payload must be base64-encoded');
-      const size = Buffer.from(payload, 'base64').length;
-      if (size > MAX_DISPATCH_PAYLOAD) {
-        throw badRequest(`Payload exceeds maximum size; ${size} > ${MAX_DISPATCH_PAYLOAD}`);
-      }
-    }
+    const payload = decodeDispatchPayload(body.Payload ?? '');
     const result = cluster.dispatchJob({
       namespace,
       id: request.params.job_id,

@@ -135,7 +135,14 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
         bodyWins: false,
       }),
     }));
-    const result = ctx.cluster.registerVolume({ namespace, pathId: request.params.volume_id, volumes });
+    const pathId = request.params.volume_id;
+    const only = volumes.length === 1 ? volumes[0] : undefined;
+    if (only !== undefined && pathId !== '' && only.ID !== pathId) {
+      throw badRequest(
+        `Volume ID ${JSON.stringify(only.ID)} does not match the volume ID in the path ${JSON.stringify(pathId)}`,
+      );
+    }
+    const result = ctx.cluster.registerVolume({ namespace, volumes });
     return sendWrite(ctx, request, reply, result ?? {});
   };
   app.put('/v1/volume/csi/:volume_id', register);

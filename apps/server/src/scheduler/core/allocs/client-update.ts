@@ -1,16 +1,9 @@
-import {
-  AllocClientStatus,
-  AllocDesiredStatus,
-  EvalTriggeredBy,
-  EventType,
-  TaskStateName,
-} from '@sked/model';
+import { AllocClientStatus, AllocDesiredStatus, EvalTriggeredBy, TaskStateName } from '@sked/model';
 
 import type { AllocUpdate } from '../client/runs.js';
 import type { CoreContext } from '../context.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { clientTerminal } from '../internal/status.js';
-import { putAlloc } from '../state/events.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, TaskState } from '../types.js';
@@ -73,7 +66,7 @@ export function createClientUpdate(ctx: CoreContext, deps: ClientUpdateDeps): Al
       if (!wasTerminal) Object.assign(a, clientStatusOf(Object.values(states)));
       a.ModifyIndex = tx.index;
       a.ModifyTime = ctx.nowNs();
-      putAlloc(tx, EventType.AllocationUpdated, a);
+      tx.put('allocs', a);
       if (!wasTerminal && clientTerminal(a)) finished(tx, a);
       return a;
     });

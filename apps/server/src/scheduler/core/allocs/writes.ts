@@ -1,4 +1,4 @@
-import { AllocDesiredStatus, EvalTriggeredBy, EventType, JobType } from '@sked/model';
+import { AllocDesiredStatus, EvalTriggeredBy, JobType } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { ClientSim } from '../client/client-sim.js';
@@ -6,7 +6,6 @@ import type { CoreContext } from '../context.js';
 import { normalizeSignal } from '../drivers/driver.js';
 import { badRequest, notFound } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
-import { putAlloc } from '../state/events.js';
 import { jobKey } from '../state/keys.js';
 import type { Allocation } from '../types.js';
 
@@ -31,7 +30,7 @@ export function createAllocWrites(
         AllocModifyIndex: tx.index,
         ModifyTime: ctx.nowNs(),
       };
-      putAlloc(tx, EventType.AllocationUpdateDesiredStatus, stopped);
+      tx.put('allocs', stopped);
       const job = tx.get('jobs', jobKey(a.Namespace, a.JobID)) ?? a.Job;
       const e = deps.queue.makeEval(
         tx,

@@ -1,4 +1,5 @@
 import { allocPorts } from '../scheduler/ports.js';
+import type { StateView } from '../state/store.js';
 import type { Allocation, Task } from '../types.js';
 
 /** Where the task runs: what the environment takes from outside the allocation. */
@@ -41,4 +42,39 @@ export function taskEnv(a: Allocation, t: Task, place: TaskEnvPlace): Record<str
   }
   for (const [k, v] of Object.entries({ ...a.Job?.Meta, ...t.Meta })) env[`SKED_META_${envName(k)}`] = v;
   return { ...env, ...t.Env };
+}
+
+/** Where a cluster runs its tasks: what {@link taskEnvOf} reads besides the allocation. */
+export interface TaskEnvSource {
+  readonly region: string;
+  readonly state: Pick<StateView, 'get'>;
+  /** The task directory of a task of an allocation. */
+  readonly taskDir: (allocId: string, task: string) => string;
+}
+
+/**
+ * The environment a task of an allocation runs with, as the task runner gives it to the driver:
+ * what exec starts a command with, so a command sees what the task sees.
+ * @returns the environment, or `undefined` when the allocation or the task is unknown.
+ */
+export function taskEnvOf(
+  source: TaskEnvSource,
+  a: Allocation | string,
+  taskName: string,
+): Record<string, string> | undefined {
+  const alloc = typeof a === 'string' ? source.state.get('allocs', a) : a;
+  const task = alloc?.Job?.TaskGroups.find((g) => g.Name === alloc.TaskGroup)?.Tasks.find(
+    (t) => t.Name === taskName,
+  );
+  if (!alloc || !task) return undefined;
+  return taskEnv(alloc, task, taskPlace(source, alloc, taskName));
+}
+
+/** Where a task of an allocation runs: the cluster's region, its node's datacenter, its task directory. */
+export function taskPlace(source: TaskEnvSource, a: Allocation, taskName: string): TaskEnvPlace {
+  return {
+    region: source.region,
+    datacenter: source.state.get('nodes', a.NodeID)?.Datacenter ?? '',
+    dir: source.taskDir(a.ID, taskName),
+  };
 }

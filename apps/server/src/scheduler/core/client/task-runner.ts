@@ -7,7 +7,7 @@ import type { TaskEvent, TaskState } from '../types.js';
 import { createExitHandler } from './task-exit.js';
 import type { AllocRun, AllocUpdate } from './runs.js';
 import { buildTaskDir } from './task-dir.js';
-import { taskEnv } from './task-env.js';
+import { taskEnv, taskPlace } from './task-env.js';
 import { addEvent, taskEvent } from './task-events.js';
 
 /** What a task runner needs around it (wired by client-sim.ts). */
@@ -35,6 +35,7 @@ const dead = (s: TaskState | undefined, fields: Partial<TaskState>): void => {
 export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRunner {
   const { store } = ctx;
   const { update } = deps;
+  const envSource = { region: ctx.region, state: store.view, taskDir: deps.taskDir };
   const ev = (type: TaskEventType, fields: Partial<TaskEvent> = {}, at = ctx.nowMs()): TaskEvent =>
     taskEvent(type, at, fields);
 
@@ -87,11 +88,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
       return;
     }
     tr.dead = false;
-    const env = taskEnv(a, tr.task, {
-      region: ctx.region,
-      datacenter: store.nodes.get(a.NodeID)?.Datacenter ?? '',
-      dir,
-    });
+    const env = taskEnv(a, tr.task, taskPlace(envSource, a, name));
     tr.handle = driver.start(
       { allocId: run.id, taskName: name, config: tr.task.Config ?? {}, env, dir },
       { event: (e) => onDriverEvent(run, name, e), exited: (r) => exits.onExit(run, name, r) },

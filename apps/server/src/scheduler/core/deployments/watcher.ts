@@ -1,4 +1,4 @@
-import { DeploymentStatus, EvalTriggeredBy, EventType } from '@sked/model';
+import { DeploymentStatus, EvalTriggeredBy } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
@@ -6,7 +6,6 @@ import type { CoreContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { iso } from '../internal/ids.js';
-import { deploymentEvent, putAlloc, putDeployment, putJob } from '../state/events.js';
 import { jobKey, versionKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, Deployment, DeploymentState, Job } from '../types.js';
@@ -53,13 +52,16 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     )
       return false;
     const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
-    d.Status = DeploymentStatus.Successful;
-    d.StatusDescription = 'Deployment completed successfully';
-    putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+    const done: Deployment = {
+      ...d,
+      Status: DeploymentStatus.Successful,
+      StatusDescription: 'Deployment completed successfully',
+    };
+    tx.put('deployments', done);
     deploymentTimers.get(d.ID)?.cancel();
     const v = tx.get('jobVersions', versionKey(d.Namespace, d.JobID, d.JobVersion));
     if (v) tx.put('jobVersions', { ...v, Stable: true });
-    if (job && job.Version === d.JobVersion) putJob(tx, { ...job, Stable: true, ModifyIndex: tx.index });
+    if (job && job.Version === d.JobVersion) tx.put('jobs', { ...job, Stable: true, ModifyIndex: tx.index });
     return true;
   };
 
@@ -77,7 +79,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         .at(-1);
       if (stable) {
         d.StatusDescription += ` - rolling back to job version ${stable.Version}`;
-        putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+        tx.put('deployments', d);
         const reverted = deps.upsertJob(tx, { ...stable, Status: job.Status }, job);
         deps.queue.makeEval(tx, reverted, EvalTriggeredBy.DeploymentWatcher, d.EvalPriority, {
           DeploymentID: d.ID,
@@ -86,12 +88,11 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       }
       d.StatusDescription += ' - no stable job version to auto revert to';
     }
-    putDeployment(tx, EventType.DeploymentStatusUpdate, d);
+    tx.put('deployments', d);
   };
 
   /** A healthy allocation: promote canaries when allowed, complete, or go on with the rollout. */
   const progress = (tx: Txn, d: Deployment, healthyId: string): void => {
-    deploymentEvent(tx, EventType.DeploymentAllocHealth, d);
     const groups = Object.values(d.TaskGroups);
     if (groups.some((g) => g.DesiredCanaries > 0 && !g.Promoted)) {
       const ready = (g: DeploymentState, auto: boolean): boolean =>
@@ -106,7 +107,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       }
       for (const g of groups) if (g.DesiredCanaries > 0) g.Promoted = true;
       d.StatusDescription = 'Deployment is running';
-      putDeployment(tx, EventType.DeploymentPromotion, d);
+      tx.put('deployments', d);
     }
     if (completeIfHealthy(tx, d)) return;
     tx.put('deployments', d);
@@ -129,7 +130,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       },
       ModifyIndex: tx.index,
     };
-    putAlloc(tx, EventType.AllocationUpdated, u);
+    tx.put('allocs', u);
     if (!d0 || d0.Status !== DeploymentStatus.Running) return;
     const d: Deployment = structuredClone(d0);
     const s = d.TaskGroups[a.TaskGroup];
@@ -155,7 +156,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         store.write((tx) => {
           const cur = tx.get('deployments', id);
           if (!cur || cur.Status !== DeploymentStatus.Running) return;
-          putDeployment(tx, EventType.DeploymentStatusUpdate, {
+          tx.put('deployments', {
             ...cur,
             Status: DeploymentStatus.Failed,
             StatusDescription: 'Failed due to progress deadline',
@@ -180,7 +181,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       d.StatusDescription = 'Deployment is running';
       d.ModifyIndex = tx.index;
       d.ModifyTime = ctx.nowNs();
-      putDeployment(tx, EventType.DeploymentPromotion, d);
+      tx.put('deployments', d);
       const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
       if (!job) throw notFound('job not found');
       const e = deps.queue.makeEval(tx, job, EvalTriggeredBy.DeploymentWatcher, d.EvalPriority, {

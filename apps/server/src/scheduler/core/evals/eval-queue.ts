@@ -3,7 +3,6 @@ import type { CoreContext } from '../context.js';
 import type { TimerHandle } from '../clock.js';
 import type { SchedulePlan } from '../scheduler/schedule.js';
 import { schedule } from '../scheduler/schedule.js';
-import { putEvalRecord } from '../state/events.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Evaluation, Job } from '../types.js';
@@ -43,7 +42,7 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
   let unblockQueued = false;
 
   const putEval = (tx: Txn, e: Evaluation): void => {
-    putEvalRecord(tx, e);
+    tx.put('evals', e);
     tx.after(() => {
       if (e.Status === EvalStatus.Blocked) ctx.blockedEvals.add(e.ID);
       else ctx.blockedEvals.delete(e.ID);

@@ -1,9 +1,8 @@
-import { AllocDesiredStatus, DeploymentStatus, EvalStatus, EvalTriggeredBy, EventType } from '@sked/model';
+import { AllocDesiredStatus, DeploymentStatus, EvalStatus, EvalTriggeredBy } from '@sked/model';
 
 import type { CoreContext } from '../context.js';
 import { iso } from '../internal/ids.js';
 import type { SchedulePlan } from '../scheduler/schedule.js';
-import { putAlloc, putDeployment } from '../state/events.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, AllocMetric, Deployment, Evaluation, Job } from '../types.js';
@@ -43,11 +42,11 @@ export function createPlanApplier(
         AllocModifyIndex: tx.index,
         ModifyTime: ctx.nowNs(),
       };
-      putAlloc(tx, EventType.AllocationUpdateDesiredStatus, a);
+      tx.put('allocs', a);
       tx.after(() => deps.stopRun(a.ID, skipDelay));
     }
     for (const alloc of plan.place) {
-      putAlloc(tx, EventType.AllocationCreated, alloc);
+      tx.put('allocs', alloc);
       tx.after(() => {
         ctx.activeAllocs.add(alloc.ID);
         deps.startRun(alloc.ID);
@@ -55,7 +54,7 @@ export function createPlanApplier(
     }
     for (const alloc of plan.inPlace) {
       const a = { ...alloc, ModifyIndex: tx.index, AllocModifyIndex: tx.index, ModifyTime: ctx.nowNs() };
-      putAlloc(tx, EventType.AllocationUpdated, a);
+      tx.put('allocs', a);
     }
     for (const [oldId, newAllocId] of plan.replaced) {
       const old = tx.get('allocs', oldId);
@@ -78,11 +77,11 @@ export function createPlanApplier(
   const applyDeployments = (tx: Txn, plan: SchedulePlan): void => {
     for (const d of plan.cancelled) {
       const c = { ...d, ModifyIndex: tx.index, ModifyTime: ctx.nowNs() };
-      putDeployment(tx, EventType.DeploymentStatusUpdate, c);
+      tx.put('deployments', c);
     }
     if (plan.deployment) {
       const d = { ...plan.deployment, ModifyIndex: tx.index, ModifyTime: ctx.nowNs() };
-      putDeployment(tx, EventType.PlanResult, d);
+      tx.put('deployments', d);
       if (d.Status === DeploymentStatus.Running) deps.completeIfHealthy(tx, d);
       tx.after(() => deps.armProgressDeadline(d.ID));
     }

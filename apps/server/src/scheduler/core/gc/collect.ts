@@ -10,7 +10,6 @@ import { namespaceIdKey } from '@sked/query';
 
 import { clientTerminal, isParent } from '../internal/status.js';
 import { jobKey, versionKey } from '../state/keys.js';
-import { refreshJob } from '../state/job-status.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, Evaluation, Job } from '../types.js';
 
@@ -128,17 +127,15 @@ export function collect(tx: Txn, cut: GcCutoffs, gone: (a: Allocation) => void):
   }
   // Children first, so that a parent whose last child goes is collected in the same pass.
   const parentsLast = [...jobs.filter((j) => !isParent(j)), ...jobs.filter((j) => isParent(j))];
-  const touchedParents = new Map<string, Job>();
   for (const job of parentsLast) {
     if ((children.get(jobKey(job.Namespace, job.ID)) ?? 0) > 0) continue;
     if (!jobCollectable(tx, job, cut.job)) continue;
     dropJob(tx, job, result, gone);
+    // the parent's summary and status follow from the deletion (state/job-status.ts derives them)
     if (job.ParentID === '') continue;
     const key = jobKey(job.Namespace, job.ParentID);
     children.set(key, (children.get(key) ?? 1) - 1);
-    touchedParents.set(key, job);
   }
-  for (const child of touchedParents.values()) refreshJob(tx, child.Namespace, child.ParentID);
   for (const e of tx.all('evals')) {
     const job = tx.get('jobs', jobKey(e.Namespace, e.JobID));
     const c = job && isBatch(job) ? cut.batchEval : cut.eval;

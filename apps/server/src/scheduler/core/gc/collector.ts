@@ -1,4 +1,5 @@
 import type { CoreContext } from '../context.js';
+import type { StoreBackend } from '../state/persistence.js';
 import type { Allocation } from '../types.js';
 import { collect, type GcCutoffs, type GcResult } from './collect.js';
 import { createTimeTable } from './timetable.js';
@@ -43,14 +44,21 @@ export interface Collector {
  * @param ctx - The core context.
  * @param options - Thresholds and interval.
  * @param gone - Called for every collected allocation (its task directory is removed).
+ * @param kept - The time table restored from a data dir, and where to keep its new pairs.
  */
 export function createCollector(
   ctx: CoreContext,
   options: GcOptions,
   gone: (a: Allocation) => void,
+  kept: { restored?: readonly (readonly [number, number])[]; times?: StoreBackend['times'] } = {},
 ): Collector {
   const { store } = ctx;
   const table = createTimeTable();
+  for (const [index, ms] of kept.restored ?? []) table.witness(index, ms);
+  const witness = (index: number, ms: number): void => {
+    if (!table.witness(index, ms)) return;
+    kept.times?.add(index, ms);
+  };
   const thresholds = [
     options.evalThresholdMs,
     options.batchEvalThresholdMs,
@@ -61,14 +69,14 @@ export function createCollector(
   const longest = Math.max(...thresholds);
 
   const sample = (): void => {
-    table.witness(store.index, ctx.nowMs());
+    witness(store.index, ctx.nowMs());
     ctx.timers.later(sample, sampleMs);
   };
   sample();
 
   const run = (force: boolean): GcResult & { Index: number } => {
     const now = ctx.nowMs();
-    table.witness(store.index, now);
+    witness(store.index, now);
     const at = (ms: number): number => (force ? Number.POSITIVE_INFINITY : table.indexAt(now - ms));
     const cut: GcCutoffs = {
       eval: at(options.evalThresholdMs),
@@ -79,6 +87,7 @@ export function createCollector(
     const removed: Allocation[] = [];
     const result = store.write((tx) => collect(tx, cut, (a) => removed.push(a)));
     table.prune(now - longest);
+    kept.times?.prune(now - longest);
     for (const a of removed) {
       ctx.activeAllocs.delete(a.ID);
       gone(a);

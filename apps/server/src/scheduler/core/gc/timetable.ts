@@ -5,8 +5,8 @@
  * time is the last index recorded at or before it, so an item is never judged older than it is.
  */
 export interface TimeTable {
-  /** Records the index reached at `nowMs` (ignored when the index did not move). */
-  witness(index: number, nowMs: number): void;
+  /** Records the index reached at `nowMs`; false (nothing recorded) when the index did not move. */
+  witness(index: number, nowMs: number): boolean;
   /** The highest index known to be committed at or before `ms` (0 when none is). */
   indexAt(ms: number): number;
   /** Drops pairs older than `ms`, keeping the last one before it (it still answers {@link indexAt}). */
@@ -21,9 +21,10 @@ export function createTimeTable(): TimeTable {
   let times: number[] = [];
   return {
     witness(index, nowMs) {
-      if ((indexes.at(-1) ?? 0) >= index) return;
+      if ((indexes.at(-1) ?? 0) >= index) return false;
       indexes.push(index);
       times.push(nowMs);
+      return true;
     },
     indexAt(ms) {
       let lo = 0;

@@ -8,23 +8,14 @@ import type { Txn } from '../state/store.js';
 import type { Job } from '../types.js';
 import { mustJob, upsertJob } from './upsert.js';
 
-/** Largest decoded dispatch payload, in bytes. */
-export const MAX_DISPATCH_PAYLOAD = 16384;
-
 type Parameterized = NonNullable<Job['ParameterizedJob']>;
 
-/** The decoded payload of a dispatch, checked against the job's payload rule. */
-function checkedPayload(pj: Parameterized, text: string): Buffer {
-  if (text !== '' && !/^[A-Za-z0-9+/]*={0,2}$/.test(text.replace(/\s/g, '')))
-    throw badRequest('Payload must be base64-encoded');
-  const payload = Buffer.from(text, 'base64');
-  if (payload.length > MAX_DISPATCH_PAYLOAD)
-    throw badRequest(`Payload exceeds maximum size; ${payload.length} > ${MAX_DISPATCH_PAYLOAD}`);
+/** Checks a dispatch's payload (decoded at the edge, see ../internal/dispatch-payload.ts) against the job's payload rule. */
+function checkPayload(pj: Parameterized, payload: Uint8Array): void {
   if (pj.Payload === 'forbidden' && payload.length > 0)
     throw badRequest('Payload is not allowed for this job');
   if (pj.Payload === 'required' && payload.length === 0)
     throw badRequest('Payload is not provided but required');
-  return payload;
 }
 
 /** Checks a dispatch's meta against the job's required and optional keys. */
@@ -65,7 +56,8 @@ export function createDispatchJob(
       if (!pj || parent.Dispatched)
         throw badRequest(`Specified job "${parent.ID}" is not a parameterized job`);
       if (parent.Stop) throw badRequest(`Specified job "${parent.ID}" is stopped`);
-      const payload = checkedPayload(pj, input.payload ?? '');
+      const payload = Buffer.from(input.payload ?? new Uint8Array());
+      checkPayload(pj, payload);
       const meta = input.meta ?? {};
       checkMeta(pj, meta);
       const token = input.idempotencyToken ?? '';

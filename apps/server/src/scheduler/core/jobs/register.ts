@@ -1,4 +1,4 @@
-import { EvalTriggeredBy, EventType } from '@sked/model';
+import { EvalTriggeredBy } from '@sked/model';
 
 import type { Cluster, RegisterResponse } from '../api.js';
 import type { CoreContext } from '../context.js';
@@ -6,7 +6,6 @@ import { prepareJob } from '../defaults.js';
 import { badRequest } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { isParent } from '../internal/status.js';
-import { jobEvent, type JobEventType } from '../state/events.js';
 import { jobKey, versionKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Job } from '../types.js';
@@ -79,7 +78,6 @@ export function createRegisterWrites(
       evalPriority?: number;
       noShutdownDelay?: boolean;
     },
-    eventType: JobEventType,
   ): RegisterResponse => {
     const job = mustJob(tx, input.namespace, input.id);
     let jmi = tx.index;
@@ -90,11 +88,11 @@ export function createRegisterWrites(
         tx.delete('jobVersions', versionKey(v.Namespace, v.ID, v.Version));
       for (const s of tx.ofJob('submissions', job.Namespace, job.ID))
         tx.delete('submissions', versionKey(s.Namespace, s.JobID, s.Version));
-      jobEvent(tx, eventType, job);
     } else {
-      const stopped = job.Stop ? job : upsertJob(ctx, tx, { ...job, Stop: true }, job, undefined, false);
+      // an already stopped job is put again as it is: no change, but its deregistration is an event
+      const stopped = job.Stop ? job : upsertJob(ctx, tx, { ...job, Stop: true }, job);
+      if (stopped === job) tx.put('jobs', job);
       jmi = stopped.JobModifyIndex;
-      jobEvent(tx, eventType, stopped);
     }
     const e = deps.queue.makeEval(tx, job, EvalTriggeredBy.JobDeregister, input.evalPriority ?? 0, {
       JobModifyIndex: jmi,
@@ -105,18 +103,18 @@ export function createRegisterWrites(
   };
 
   const deregisterJob: Cluster['deregisterJob'] = (input) =>
-    store.write((tx) => deregisterIn(tx, input, EventType.JobDeregistered));
+    store.write((tx) => deregisterIn(tx, input), 'job-deregister');
 
   const batchDeregisterJobs: Cluster['batchDeregisterJobs'] = (input) =>
     store.write((tx) => {
       if (input.jobs.length === 0) throw badRequest('No jobs to deregister');
       const evals: Record<string, string> = {};
       for (const j of input.jobs) {
-        const r = deregisterIn(tx, { ...j, purge: input.purge ?? false }, EventType.JobBatchDeregistered);
+        const r = deregisterIn(tx, { ...j, purge: input.purge ?? false });
         evals[`${j.namespace}.${j.id}`] = r.EvalID;
       }
       return { Index: tx.index, JobEvals: evals };
-    });
+    }, 'job-batch-deregister');
 
   return { registerJob, deregisterJob, batchDeregisterJobs };
 }

@@ -4,7 +4,6 @@ import type { CoreContext } from '../context.js';
 import { diffJobs, type JobDiff } from '../diff.js';
 import { badRequest, notFound } from '../errors.js';
 import { isParent } from '../internal/status.js';
-import { putJob } from '../state/events.js';
 import { versionKey } from '../state/keys.js';
 import type { JobWriteDeps } from './register.js';
 import { mustJob, upsertJob } from './upsert.js';
@@ -50,7 +49,8 @@ export function createVersionWrites(
       if (v.Stable === input.stable && (job.Version !== input.version || job.Stable === input.stable))
         return { Index: store.index, JobModifyIndex: store.index };
       tx.put('jobVersions', { ...v, Stable: input.stable, ModifyIndex: tx.index });
-      if (job.Version === input.version) putJob(tx, { ...job, Stable: input.stable, ModifyIndex: tx.index });
+      if (job.Version === input.version)
+        tx.put('jobs', { ...job, Stable: input.stable, ModifyIndex: tx.index });
       return { Index: tx.index, JobModifyIndex: tx.index };
     });
 

@@ -2,9 +2,7 @@ import {
   AllocClientStatus,
   AllocDesiredStatus,
   EvalTriggeredBy,
-  EventType,
   NodeSchedulingEligibility,
-  NodeStatus,
 } from '@sked/model';
 
 import type { Cluster } from '../api.js';
@@ -13,7 +11,6 @@ import { notFound } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
 import { iso } from '../internal/ids.js';
 import { clientTerminal, isLive } from '../internal/status.js';
-import { nodeEvent, putAlloc, putNode } from '../state/events.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Allocation, Node } from '../types.js';
@@ -52,7 +49,7 @@ export function registerSimulatedNodes(
         ModifyIndex: tx.index,
         Events: n.Events.map((e) => ({ ...e, CreateIndex: tx.index })),
       };
-      putNode(tx, stored, EventType.NodeRegistration);
+      tx.put('nodes', stored);
     }
   });
 }
@@ -105,7 +102,7 @@ export function createNodeWrites(
         Events: withEvent(tx, n, `Node marked as ${eligibility}`),
         ModifyIndex: tx.index,
       };
-      putNode(tx, u, EventType.NodeEligibility, EventType.NodeEvent);
+      tx.put('nodes', u);
       if (input.eligible) tx.after(queue.unblock);
       return { Index: tx.index };
     });
@@ -114,11 +111,10 @@ export function createNodeWrites(
     store.write((tx) => {
       const n = mustNode(tx, input.nodeId);
       tx.delete('nodes', n.ID);
-      nodeEvent(tx, EventType.NodeDeregistration, { ...n, Status: NodeStatus.Down, ModifyIndex: tx.index });
       const lost: Allocation[] = [];
       for (const a of tx.all('allocs')) {
         if (a.NodeID !== n.ID || clientTerminal(a)) continue;
-        putAlloc(tx, EventType.AllocationUpdated, {
+        tx.put('allocs', {
           ...a,
           DesiredStatus: AllocDesiredStatus.Stop,
           DesiredDescription: 'alloc is lost since its node is down',
@@ -153,7 +149,7 @@ export function createNodeWrites(
         Events: withEvent(tx, n, input.enable ? 'Node drain strategy set' : 'Node drain strategy unset'),
         ModifyIndex: tx.index,
       };
-      putNode(tx, u, EventType.NodeDrain, EventType.NodeEvent);
+      tx.put('nodes', u);
       if (!input.enable) {
         tx.after(queue.unblock);
         return { Index: tx.index };
@@ -161,7 +157,7 @@ export function createNodeWrites(
       const moved: Allocation[] = [];
       for (const a of tx.all('allocs')) {
         if (a.NodeID !== n.ID || !isLive(a)) continue;
-        putAlloc(tx, EventType.AllocationUpdateDesiredStatus, {
+        tx.put('allocs', {
           ...a,
           DesiredStatus: AllocDesiredStatus.Stop,
           DesiredDescription: 'alloc is being migrated',

@@ -1,109 +1,238 @@
-import { EventTopic, EventType } from '@sked/model';
+import { EventTopic, EventType, NodeStatus } from '@sked/model';
 
-import type { Allocation, Deployment, Evaluation, Job, Node } from '../types.js';
-import type { Txn } from './store.js';
+import type { Allocation, ClusterEvent, Deployment, Evaluation, Job, Node } from '../types.js';
+import type { TableName, TableTypes } from './tables.js';
 
-/** The event types of each topic this core emits (from the model's constants). */
-export type AllocEventType =
+/**
+ * What a write is, where the change alone does not say which event it is: a job deregistration
+ * (one, or a batch of them) names the stopped or purged jobs `JobDeregistered` or
+ * `JobBatchDeregistered`. Every other write is a plain `write`: its events follow from its changes.
+ */
+export type WriteKind = 'write' | 'job-deregister' | 'job-batch-deregister';
+
+/** One put or delete of a write, in the order the write made it. */
+export interface LoggedChange<K extends TableName = TableName> {
+  readonly table: K;
+  /** The value the write saw before this change (its own earlier put, or the committed one). */
+  readonly before: TableTypes[K] | undefined;
+  /** The value put (`undefined`: deleted). */
+  readonly after: TableTypes[K] | undefined;
+}
+
+/** An event before the commit gives it its index. */
+export type PendingEvent = Omit<ClusterEvent, 'Index'>;
+
+/** The event types each topic derives (the model's constants). */
+type AllocEventType =
   | typeof EventType.AllocationCreated
   | typeof EventType.AllocationUpdated
   | typeof EventType.AllocationUpdateDesiredStatus;
-export type JobEventType =
-  typeof EventType.JobRegistered | typeof EventType.JobDeregistered | typeof EventType.JobBatchDeregistered;
-export type DeploymentEventType =
+type DeploymentEventType =
   | typeof EventType.PlanResult
   | typeof EventType.DeploymentStatusUpdate
   | typeof EventType.DeploymentPromotion
   | typeof EventType.DeploymentAllocHealth;
-export type NodeEventType =
+type JobEventType =
+  typeof EventType.JobRegistered | typeof EventType.JobDeregistered | typeof EventType.JobBatchDeregistered;
+type NodeEventType =
   | typeof EventType.NodeRegistration
   | typeof EventType.NodeDeregistration
   | typeof EventType.NodeEligibility
   | typeof EventType.NodeDrain
   | typeof EventType.NodeEvent;
 
-/** An allocation as events carry it: without its job. */
-function stripJob(a: Allocation): Record<string, unknown> {
-  const { Job: _job, ...rest } = a;
-  return rest;
+/** The fields of an allocation that only link it to what followed (reschedules, follow-ups): no event. */
+const ALLOC_LINKS: ReadonlySet<string> = new Set([
+  'NextAllocation',
+  'FollowupEvalID',
+  'DesiredTransition',
+  'ModifyIndex',
+]);
+const ALLOC_CLIENT = ['ClientStatus', 'ClientDescription', 'TaskStates', 'DeploymentStatus'] as const;
+const ALLOC_DESIRED = ['DesiredStatus', 'DesiredDescription', 'DesiredTransition'] as const;
+
+/** The top-level fields whose value (by identity) differs. */
+function changedKeys(before: object, after: object): Set<string> {
+  const b = before as Record<string, unknown>;
+  const a = after as Record<string, unknown>;
+  const out = new Set<string>();
+  for (const k of Object.keys(a)) if (a[k] !== b[k]) out.add(k);
+  for (const k of Object.keys(b)) if (!(k in a)) out.add(k);
+  return out;
 }
 
-/** Stores an allocation and emits its event of `type`. */
-export function putAlloc(tx: Txn, type: AllocEventType, a: Allocation): void {
-  tx.put('allocs', a);
-  tx.emit({
-    Topic: EventTopic.Allocation,
+/**
+ * An allocation's event: created; its client's or deployment health's change (`AllocationUpdated`);
+ * a change of what the server wants of it (`AllocationUpdateDesiredStatus`); any other change of
+ * the allocation itself (`AllocationUpdated`). Links to its successor or follow-up evaluation, and
+ * desired transitions alone, are bookkeeping without an event.
+ */
+function allocType(before: Allocation | undefined, after: Allocation): AllocEventType | undefined {
+  if (before === undefined) return EventType.AllocationCreated;
+  const changed = changedKeys(before, after);
+  if ([...changed].every((k) => ALLOC_LINKS.has(k))) return undefined;
+  if (ALLOC_CLIENT.some((k) => changed.has(k))) return EventType.AllocationUpdated;
+  if (ALLOC_DESIRED.some((k) => changed.has(k))) return EventType.AllocationUpdateDesiredStatus;
+  return EventType.AllocationUpdated;
+}
+
+/**
+ * A deployment's events: a group's healthy count rising (`DeploymentAllocHealth`), canaries
+ * promoted (`DeploymentPromotion`), its status changing (`DeploymentStatusUpdate`), in that order;
+ * a new deployment, or one the plan otherwise changed, is the plan's result (`PlanResult`).
+ */
+function deploymentTypes(before: Deployment | undefined, after: Deployment): DeploymentEventType[] {
+  if (before === after) return [];
+  if (before === undefined) return [EventType.PlanResult];
+  const types: DeploymentEventType[] = [];
+  const groups = Object.entries(after.TaskGroups);
+  if (groups.some(([g, s]) => s.HealthyAllocs > (before.TaskGroups[g]?.HealthyAllocs ?? 0)))
+    types.push(EventType.DeploymentAllocHealth);
+  if (groups.some(([g, s]) => s.Promoted && before.TaskGroups[g]?.Promoted !== true))
+    types.push(EventType.DeploymentPromotion);
+  if (after.Status !== before.Status) types.push(EventType.DeploymentStatusUpdate);
+  return types.length > 0 ? types : [EventType.PlanResult];
+}
+
+/**
+ * A job's event: a deregistration write names the job it stops (`Stop` set, or already set and
+ * put again) or purges; every other put of a job is `JobRegistered`; other deletions (garbage
+ * collection) have no event.
+ */
+function jobType(kind: WriteKind, before: Job | undefined, after: Job | undefined): JobEventType | undefined {
+  const deregistered =
+    kind === 'job-batch-deregister' ? EventType.JobBatchDeregistered : EventType.JobDeregistered;
+  if (after === undefined) return kind === 'write' ? undefined : deregistered;
+  if (kind !== 'write' && after.Stop && (before === after || before?.Stop !== true)) return deregistered;
+  return EventType.JobRegistered;
+}
+
+/**
+ * A node's events: registered, deregistered, drained (or its drain ended), or its eligibility
+ * changed; `NodeEvent` besides when its event history grew.
+ */
+function nodeTypes(before: Node | undefined, after: Node | undefined): NodeEventType[] {
+  if (before === undefined) return after === undefined ? [] : [EventType.NodeRegistration];
+  if (after === undefined) return [EventType.NodeDeregistration];
+  const history = after.Events !== before.Events;
+  const drain =
+    after.Drain !== before.Drain ||
+    JSON.stringify(after.DrainStrategy) !== JSON.stringify(before.DrainStrategy);
+  const types: NodeEventType[] = [];
+  if (drain) types.push(EventType.NodeDrain);
+  else if (after.SchedulingEligibility !== before.SchedulingEligibility)
+    types.push(EventType.NodeEligibility);
+  else if (history) types.push(EventType.NodeDrain); // a drain write that changed nothing but the history
+  if (history) types.push(EventType.NodeEvent);
+  return types;
+}
+
+/** How a topic's events carry their item: key (the item's ID), namespace, filter keys and payload. */
+interface TopicOf<T extends { ID: string }> {
+  readonly topic: EventTopic;
+  /** The payload's one field (`{ Allocation: ... }`). */
+  readonly field: string;
+  readonly namespace: (item: T) => string;
+  readonly filterKeys: (item: T) => string[] | null;
+  /** What the payload holds (default: the item). */
+  readonly payload?: (item: T) => object;
+}
+
+const ifSet = (id: string): string[] => (id ? [id] : []);
+
+const ALLOCATION: TopicOf<Allocation> = {
+  topic: EventTopic.Allocation,
+  field: 'Allocation',
+  namespace: (a) => a.Namespace,
+  filterKeys: (a) => [a.JobID, a.EvalID, ...ifSet(a.DeploymentID)],
+  // an allocation as events carry it: without its job
+  payload: ({ Job: _job, ...rest }) => rest,
+};
+const EVALUATION: TopicOf<Evaluation> = {
+  topic: EventTopic.Evaluation,
+  field: 'Evaluation',
+  namespace: (e) => e.Namespace,
+  filterKeys: (e) => [e.JobID, ...ifSet(e.DeploymentID)],
+};
+const JOB: TopicOf<Job> = {
+  topic: EventTopic.Job,
+  field: 'Job',
+  namespace: (j) => j.Namespace,
+  filterKeys: () => null,
+};
+const DEPLOYMENT: TopicOf<Deployment> = {
+  topic: EventTopic.Deployment,
+  field: 'Deployment',
+  namespace: (d) => d.Namespace,
+  filterKeys: (d) => [d.JobID],
+};
+const NODE: TopicOf<Node> = {
+  topic: EventTopic.Node,
+  field: 'Node',
+  namespace: () => '',
+  filterKeys: () => null,
+};
+
+/** One event of `type` about `item`, as its topic carries it. */
+function eventOf<T extends { ID: string }>(topic: TopicOf<T>, type: EventType, item: T): PendingEvent {
+  return {
+    Topic: topic.topic,
     Type: type,
-    Key: a.ID,
-    Namespace: a.Namespace,
-    FilterKeys: [a.JobID, a.EvalID, ...(a.DeploymentID ? [a.DeploymentID] : [])],
-    Payload: { Allocation: stripJob(a) },
-  });
+    Key: item.ID,
+    Namespace: topic.namespace(item),
+    FilterKeys: topic.filterKeys(item),
+    Payload: { [topic.field]: topic.payload ? topic.payload(item) : item } as PendingEvent['Payload'],
+  };
 }
 
-/** Stores an evaluation and emits its EvaluationUpdated event. */
-export function putEvalRecord(tx: Txn, e: Evaluation): void {
-  tx.put('evals', e);
-  tx.emit({
-    Topic: EventTopic.Evaluation,
-    Type: EventType.EvaluationUpdated,
-    Key: e.ID,
-    Namespace: e.Namespace,
-    FilterKeys: [e.JobID, ...(e.DeploymentID ? [e.DeploymentID] : [])],
-    Payload: { Evaluation: e },
-  });
+/** The events of one change (none for the tables that have no topic). */
+function eventsOfChange(kind: WriteKind, c: LoggedChange, index: number, out: PendingEvent[]): void {
+  switch (c.table) {
+    case 'allocs': {
+      const { before, after } = c as LoggedChange<'allocs'>;
+      const type = after && allocType(before, after);
+      if (after && type) out.push(eventOf(ALLOCATION, type, after));
+      return;
+    }
+    case 'evals': {
+      const { after } = c as LoggedChange<'evals'>;
+      if (after) out.push(eventOf(EVALUATION, EventType.EvaluationUpdated, after));
+      return;
+    }
+    case 'jobs': {
+      const { before, after } = c as LoggedChange<'jobs'>;
+      const type = jobType(kind, before, after);
+      const job = after ?? before;
+      if (type && job) out.push(eventOf(JOB, type, job));
+      return;
+    }
+    case 'deployments': {
+      const { before, after } = c as LoggedChange<'deployments'>;
+      if (after)
+        for (const type of deploymentTypes(before, after)) out.push(eventOf(DEPLOYMENT, type, after));
+      return;
+    }
+    case 'nodes': {
+      const { before, after } = c as LoggedChange<'nodes'>;
+      // a deregistered node is reported down, as of the write that removed it
+      const node = after ?? (before && { ...before, Status: NodeStatus.Down, ModifyIndex: index });
+      if (node) for (const type of nodeTypes(before, after)) out.push(eventOf(NODE, type, node));
+      return;
+    }
+    default:
+      return;
+  }
 }
 
-/** Emits a job event of `type` (the job itself is stored by the caller, or purged). */
-export function jobEvent(tx: Txn, type: JobEventType, j: Job): void {
-  tx.emit({
-    Topic: EventTopic.Job,
-    Type: type,
-    Key: j.ID,
-    Namespace: j.Namespace,
-    FilterKeys: null,
-    Payload: { Job: j },
-  });
-}
-
-/** Stores a job as its current version and emits JobRegistered. */
-export function putJob(tx: Txn, j: Job): void {
-  tx.put('jobs', j);
-  jobEvent(tx, EventType.JobRegistered, j);
-}
-
-/** Emits a deployment event of `type` without storing the deployment. */
-export function deploymentEvent(tx: Txn, type: DeploymentEventType, d: Deployment): void {
-  tx.emit({
-    Topic: EventTopic.Deployment,
-    Type: type,
-    Key: d.ID,
-    Namespace: d.Namespace,
-    FilterKeys: [d.JobID],
-    Payload: { Deployment: d },
-  });
-}
-
-/** Stores a deployment and emits a deployment event of `type`. */
-export function putDeployment(tx: Txn, type: DeploymentEventType, d: Deployment): void {
-  tx.put('deployments', d);
-  deploymentEvent(tx, type, d);
-}
-
-/** Emits a node event of `type` (the node is stored, or deleted, by the caller). */
-export function nodeEvent(tx: Txn, type: NodeEventType, n: Node): void {
-  tx.emit({
-    Topic: EventTopic.Node,
-    Type: type,
-    Key: n.ID,
-    Namespace: '',
-    FilterKeys: null,
-    Payload: { Node: n },
-  });
-}
-
-/** Stores a node and emits its events, in order. */
-export function putNode(tx: Txn, n: Node, ...types: NodeEventType[]): void {
-  tx.put('nodes', n);
-  for (const t of types) nodeEvent(tx, t, n);
+/**
+ * The events of a write, derived from its changes in the order it made them: the one place events
+ * come from, so a write cannot forget one (see each topic's rule above).
+ * @param kind - What the write is (see {@link WriteKind}).
+ * @param log - The write's puts and deletes, in order.
+ * @param index - The index the write commits at.
+ */
+export function deriveEvents(kind: WriteKind, log: readonly LoggedChange[], index: number): PendingEvent[] {
+  const out: PendingEvent[] = [];
+  for (const c of log) eventsOfChange(kind, c, index, out);
+  return out;
 }

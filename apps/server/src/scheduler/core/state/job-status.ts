@@ -1,7 +1,6 @@
 import { AllocClientStatus, EvalStatus, JobStatus } from '@sked/model';
 import { clientTerminal, isParent } from '../internal/status.js';
 import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
-import { putJob } from './events.js';
 import { jobKey, versionKey } from './keys.js';
 import type { Deriver, Txn } from './store.js';
 
@@ -81,14 +80,14 @@ function summaryOf(
  * Brings a job's derived state up to date inside a write: its status (stored on the job and its
  * current version, with a JobRegistered event when it changes) and its summary; then its parent's.
  */
-export function refreshJob(tx: Txn, namespace: string, id: string): void {
+function refreshJob(tx: Txn, namespace: string, id: string): void {
   const job = tx.get('jobs', jobKey(namespace, id));
   if (!job) return;
   const allocs = currentAllocs(tx, job);
   const evals = currentEvals(tx, job);
   const status = statusOf(job, allocs, evals);
   if (status !== job.Status) {
-    putJob(tx, { ...job, Status: status, ModifyIndex: tx.index });
+    tx.put('jobs', { ...job, Status: status, ModifyIndex: tx.index });
     const v = tx.get('jobVersions', versionKey(namespace, id, job.Version));
     if (v) tx.put('jobVersions', { ...v, Status: status });
   }

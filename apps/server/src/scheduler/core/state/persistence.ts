@@ -17,6 +17,16 @@ export interface StoreBackend {
    * promise that resolves once it is (rejects when the backend failed to write it).
    */
   durable(index: number): Promise<void> | undefined;
+  /**
+   * Keeps the garbage collector's time table (which index was reached by which time) across
+   * restarts, so records restored from a data dir are judged by their real age.
+   */
+  readonly times?: {
+    /** Records that every commit up to `index` had happened by `ms`. */
+    add(index: number, ms: number): void;
+    /** Drops pairs older than `ms`, keeping the last one before it. */
+    prune(ms: number): void;
+  };
 }
 
 /** A state read back from a backend: what {@link createStore} starts from instead of empty tables. */
@@ -27,6 +37,8 @@ export interface RestoredState {
   readonly tableIndexes: Readonly<Partial<Record<TableName, number>>>;
   /** The items of each table, in any order. */
   readonly items: { readonly [K in TableName]?: Iterable<TableTypes[K]> };
+  /** The garbage collector's time table, (index, ms) pairs in index order (see {@link StoreBackend.times}). */
+  readonly times?: readonly (readonly [number, number])[];
 }
 
 /** Options of {@link createStore}. */

@@ -44,14 +44,6 @@ describe('createStore', () => {
       store.write((tx) => {
         tx.put('evals', evalOf('e2', 'web', tx.index));
         tx.delete('evals', 'e1');
-        tx.emit({
-          Topic: 'Evaluation',
-          Type: 'EvaluationUpdated',
-          Key: 'e2',
-          Namespace: 'default',
-          FilterKeys: null,
-          Payload: {},
-        });
         throw new Error('boom');
       }),
     ).toThrow('boom');
@@ -81,14 +73,6 @@ describe('createStore', () => {
     store.onEvents((b) => batches.push(b));
     store.write((tx) => {
       tx.put('evals', evalOf('e1', 'web', tx.index));
-      tx.emit({
-        Topic: 'Evaluation',
-        Type: 'EvaluationUpdated',
-        Key: 'e1',
-        Namespace: 'default',
-        FilterKeys: ['web'],
-        Payload: {},
-      });
     });
     expect(batches).toHaveLength(1);
     expect(batches[0]?.Index).toBe(2);

@@ -12,12 +12,14 @@ import type {
   JobSummary,
   Node,
 } from '../types.js';
+import { deriveEvents, type LoggedChange, type WriteKind } from './events.js';
 import { jobKey } from './keys.js';
 import type { RestoredState, StoreOptions } from './persistence.js';
 import {
   committedOfJob,
   createTables,
   sortByKey,
+  TABLES,
   type Table,
   type TableImpl,
   type TableName,
@@ -28,6 +30,7 @@ import {
 export { jobKey, versionKey } from './keys.js';
 export type { Table, TableName, TableTypes } from './tables.js';
 export type { RestoredState, StoreBackend, StoreOptions } from './persistence.js';
+export type { WriteKind } from './events.js';
 
 /** Read access to the state: what the scheduler, the routes and the derivers see. */
 export interface StateView {
@@ -47,8 +50,6 @@ export interface Txn extends StateView {
   put<K extends TableName>(table: K, item: TableTypes[K]): void;
   /** Deletes an item by identity. */
   delete(table: TableName, id: string): void;
-  /** Queues an event (its Index is set at commit). */
-  emit(event: Omit<ClusterEvent, 'Index'>): void;
   /** Runs `fn` after the commit succeeded (e.g. to start timers). */
   after(fn: () => void): void;
   /** Whether anything was written. */
@@ -104,16 +105,22 @@ export interface Store {
   /**
    * Runs `fn` as one atomic write: if it throws, nothing is changed and the error propagates;
    * otherwise the derivers run, its changes are applied at once, the global index and the touched
-   * tables' watches advance, and its events are emitted as one batch. A write that changes nothing
-   * does not advance the index.
+   * tables' watches advance, and the events derived from its changes (state/events.ts) are
+   * emitted as one batch. A write that changes nothing does not advance the index. `kind` says
+   * what the write is where its changes alone do not (job deregistrations).
    */
-  write<R>(fn: (tx: Txn) => R): R;
+  write<R>(fn: (tx: Txn) => R, kind?: WriteKind): R;
   /** Runs `fn` on a transaction that is then discarded: a dry run (plans). Nothing is stored or emitted. */
   dryRun<R>(fn: (tx: Txn) => R): R;
   /** Adds a deriver run by every later write before its commit. */
   derive(deriver: Deriver): void;
   /** Subscribes to committed event batches (with a backend: once each batch is durable). */
   onEvents(listener: (batch: EventBatch) => void): () => void;
+  /**
+   * Indexes the next table of a restored state that nothing has read yet (tables index their
+   * restored items on first access; this does it ahead, a table at a time). False when none is left.
+   */
+  settle(): boolean;
   /**
    * Whether the commits up to `index` (default: the last) are durable: `undefined` when they are
    * (always, without a backend), else a promise resolved once they are. Answer a write after this.
@@ -122,12 +129,13 @@ export interface Store {
 }
 
 /** The store as the routes and the facade's users see it: reads, watches and events, no writes. */
-export type ReadonlyStore = Omit<Store, 'write' | 'dryRun' | 'derive'>;
+export type ReadonlyStore = Omit<Store, 'write' | 'dryRun' | 'derive' | 'settle'>;
 
 interface Pending {
   readonly tx: Txn;
   readonly writes: Map<TableName, Map<string, unknown>>;
-  readonly events: Omit<ClusterEvent, 'Index'>[];
+  /** Every put and delete, in order: what the events are derived from. */
+  readonly log: LoggedChange[];
   readonly afters: (() => void)[];
 }
 
@@ -143,7 +151,7 @@ function committedView(tables: Tables): StateView {
 /** A transaction over the committed tables at index `next`, collecting its writes. */
 function begin(tables: Tables, next: number): Pending {
   const writes = new Map<TableName, Map<string, unknown>>();
-  const events: Omit<ClusterEvent, 'Index'>[] = [];
+  const log: LoggedChange[] = [];
   const afters: (() => void)[] = [];
   const impl = (name: TableName): TableImpl<unknown> => tables[name] as TableImpl<unknown>;
   const pendingOf = (table: TableName): Map<string, unknown> => {
@@ -180,24 +188,38 @@ function begin(tables: Tables, next: number): Pending {
       for (const v of p.values()) if (v !== DELETED && t.groupOf?.(v) === group) out.push(v);
       return sortByKey(t, out) as never;
     },
-    put: (table, item) => void pendingOf(table).set(impl(table).ordering.id(item), item),
-    delete: (table, id) => void pendingOf(table).set(id, DELETED),
-    emit: (event) => void events.push(event),
+    put(table, item) {
+      const id = impl(table).ordering.id(item);
+      log.push({ table, before: tx.get(table, id), after: item } as LoggedChange);
+      pendingOf(table).set(id, item);
+    },
+    delete(table, id) {
+      log.push({ table, before: tx.get(table, id), after: undefined });
+      pendingOf(table).set(id, DELETED);
+    },
     after: (f) => void afters.push(f),
     get dirty() {
       return writes.size > 0;
     },
   };
-  return { tx, writes, events, afters };
+  return { tx, writes, log, afters };
 }
 
 /** Applies a change set to the tables (their maps, ordered indexes, per-job groups and watches). */
 function apply(tables: Tables, change: ChangeSet): void {
   for (const [name, p] of change.writes) {
     const t = tables[name] as TableImpl<unknown>;
+    let changed = false;
     for (const [id, v] of p) {
       const old = t.map.get(id);
-      if (old !== undefined && t.groupOf) t.groups.get(t.groupOf(old))?.delete(id);
+      if (old === v) continue; // put again as it was (a deregistration of a stopped job): no change
+      changed = true;
+      if (old !== undefined && t.groupOf) {
+        const g = t.groupOf(old);
+        const set = t.groups.get(g);
+        // An empty group goes (a collected job leaves nothing behind).
+        if (set?.delete(id) === true && set.size === 0) t.groups.delete(g);
+      }
       if (v === DELETED) {
         if (old !== undefined) {
           t.map.delete(id);
@@ -214,24 +236,19 @@ function apply(tables: Tables, change: ChangeSet): void {
         set.add(id);
       }
     }
-    t.watch.advance(change.index);
+    if (changed) t.watch.advance(change.index);
   }
 }
 
-/** Fills empty tables with a restored state: items, per-table indexes. */
+/**
+ * Hands a restored state to empty tables (each table indexes its items on first access, see
+ * {@link TableImpl.defer}) and sets the per-table indexes.
+ */
 function restore(tables: Tables, restored: RestoredState): void {
   for (const name of Object.keys(tables) as TableName[]) {
     const t = tables[name] as TableImpl<unknown>;
-    for (const v of (restored.items[name] ?? []) as Iterable<unknown>) {
-      const id = t.ordering.id(v);
-      t.map.set(id, v);
-      t.items.upsert(v);
-      if (!t.groupOf) continue;
-      const g = t.groupOf(v);
-      let set = t.groups.get(g);
-      if (!set) t.groups.set(g, (set = new Set()));
-      set.add(id);
-    }
+    const items = restored.items[name] as Iterable<unknown> | undefined;
+    if (items !== undefined) t.defer(items);
     t.watch.advance(restored.tableIndexes[name] ?? 1);
   }
 }
@@ -298,13 +315,14 @@ export function createStore(options: StoreOptions = {}): Store {
     ofJob(table, namespace, jobId) {
       return committedOfJob(tables[table] as TableImpl<unknown>, namespace, jobId) as never;
     },
-    write(fn) {
+    write(fn, kind = 'write') {
       const p = begin(tables, index + 1);
       const result = fn(p.tx);
       runDerivers(p);
-      if (p.writes.size > 0 || p.events.length > 0) {
+      if (p.writes.size > 0) {
         const next = index + 1;
-        commit({ index: next, writes: p.writes, events: p.events.map((e) => ({ ...e, Index: next })) });
+        const events = deriveEvents(kind, p.log, next);
+        commit({ index: next, writes: p.writes, events: events.map((e) => ({ ...e, Index: next })) });
       }
       for (const f of p.afters) f();
       return result;
@@ -323,5 +341,6 @@ export function createStore(options: StoreOptions = {}): Store {
       return () => void listeners.delete(listener);
     },
     synced: (at = index) => backend?.durable(at),
+    settle: () => TABLES.some((name) => (tables[name] as TableImpl<unknown>).settle()),
   };
 }

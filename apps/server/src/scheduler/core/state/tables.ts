@@ -115,35 +115,100 @@ export const TABLES: readonly TableName[] = [
   'nodes',
 ];
 
-/** A table's storage: the map by identity, the ordered index and the per-job groups. */
+/**
+ * A table's storage: the map by identity, the ordered index and the per-job groups. Restored
+ * items may be handed over deferred: they are indexed on the first access to any of these (or by
+ * {@link TableImpl.settle}), so a start-up does not pay for tables nobody reads yet.
+ */
 export interface TableImpl<T> extends Table<T> {
   readonly ordering: Ordering<T>;
   readonly map: Map<string, T>;
   readonly groups: Map<string, Set<string>>;
   readonly groupOf: ((item: T) => string) | undefined;
+  /** Hands over restored items (the table must be empty), indexed on first access. */
+  defer(items: Iterable<T>): void;
+  /** Indexes the deferred items now; false when there were none. */
+  settle(): boolean;
 }
 
 /** Every table, by name. */
 export type Tables = { [K in TableName]: TableImpl<TableTypes[K]> };
 
+/** Indexes restored items into empty storage: the map, the groups, the ordered index in one fill. */
+function load<T>(
+  ordering: Ordering<T>,
+  groupOf: ((item: T) => string) | undefined,
+  into: { map: Map<string, T>; groups: Map<string, Set<string>>; items: OrderedIndex<T> },
+  restored: Iterable<T>,
+): void {
+  const list: T[] = [];
+  for (const v of restored) {
+    const id = ordering.id(v);
+    into.map.set(id, v);
+    list.push(v);
+    if (!groupOf) continue;
+    const g = groupOf(v);
+    let set = into.groups.get(g);
+    if (!set) into.groups.set(g, (set = new Set()));
+    set.add(id);
+  }
+  into.items.fill(list);
+}
+
+function createTable<T>(ordering: Ordering<T>, groupOf: ((item: T) => string) | undefined): TableImpl<T> {
+  const storage = {
+    map: new Map<string, T>(),
+    groups: new Map<string, Set<string>>(),
+    items: createOrderedIndex(ordering),
+  };
+  let deferred: Iterable<T> | undefined;
+  const settle = (): boolean => {
+    if (deferred === undefined) return false;
+    const restored = deferred;
+    deferred = undefined;
+    load(ordering, groupOf, storage, restored);
+    return true;
+  };
+  return {
+    ordering,
+    groupOf,
+    watch: createIndexWatch(1),
+    get map() {
+      settle();
+      return storage.map;
+    },
+    get groups() {
+      settle();
+      return storage.groups;
+    },
+    get items() {
+      settle();
+      return storage.items;
+    },
+    get: (id) => {
+      settle();
+      return storage.map.get(id);
+    },
+    get size() {
+      settle();
+      return storage.map.size;
+    },
+    defer(items) {
+      settle();
+      deferred = items;
+    },
+    settle,
+  };
+}
+
 /** Creates the empty tables, each watched from index 1. */
 export function createTables(): Tables {
   const tables = {} as Record<string, TableImpl<unknown>>;
   for (const name of TABLES) {
-    const ordering = orderings[name]() as Ordering<unknown>;
-    const map = new Map<string, unknown>();
-    tables[name] = {
-      ordering,
-      map,
-      items: createOrderedIndex(ordering),
-      watch: createIndexWatch(1),
-      groups: new Map(),
-      groupOf: groupOf[name] as ((item: unknown) => string) | undefined,
-      get: (id) => map.get(id),
-      get size() {
-        return map.size;
-      },
-    };
+    tables[name] = createTable(
+      orderings[name]() as Ordering<unknown>,
+      groupOf[name] as ((item: unknown) => string) | undefined,
+    );
   }
   return tables as unknown as Tables;
 }

@@ -1,4 +1,4 @@
-import type { Cluster } from '../api.js';
+import type { Cluster, VolumeRegistration } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { clientTerminal } from '../internal/status.js';
@@ -6,60 +6,40 @@ import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { CsiVolume } from '../types.js';
 
-/** The access modes of a CSI volume. */
-export const ACCESS_MODES = [
-  'single-node-reader-only',
-  'single-node-writer',
-  'multi-node-reader-only',
-  'multi-node-single-writer',
-  'multi-node-multi-writer',
-];
-/** The attachment modes of a CSI volume. */
-export const ATTACHMENT_MODES = ['file-system', 'block-device'];
-
 /** What the volume writes need from the rest of the core. */
 export interface VolumeDeps {
   /** Blocked evaluations retry (capacity or claims freed). */
   readonly unblock: () => void;
 }
 
-/** The stored volume of one registration body (checked). */
-function volumeOf(
-  tx: Txn,
-  raw: unknown,
-  input: { namespace: string; pathId?: string | undefined; count: number },
-): CsiVolume {
-  const o = (raw ?? {}) as Record<string, unknown>;
-  const str = (k: string): string => (typeof o[k] === 'string' ? (o[k] as string) : '');
-  const id = str('ID');
+/**
+ * The stored volume of one volume of a register request. The route validated its shape (the model's
+ * `CsiVolumeInput`: access and attachment modes among the known ones) and its path; here only
+ * what the state decides: an ID, a plugin, and no volume of that ID yet.
+ */
+function volumeOf(tx: Txn, v: VolumeRegistration, namespaceOfRequest: string): CsiVolume {
+  const id = v.ID;
   if (id === '') throw badRequest('Volume ID is required');
-  if (input.pathId !== undefined && input.pathId !== '' && input.count === 1 && id !== input.pathId)
-    throw badRequest(`Volume ID "${id}" does not match the volume ID in the path "${input.pathId}"`);
-  const namespace = str('Namespace') !== '' ? str('Namespace') : input.namespace;
-  const pluginId = str('PluginID');
+  const namespace = v.Namespace !== undefined && v.Namespace !== '' ? v.Namespace : namespaceOfRequest;
+  const pluginId = v.PluginID ?? '';
   if (pluginId === '') throw badRequest(`Volume "${id}" is missing a PluginID`);
-  const access = str('AccessMode');
-  if (access !== '' && !ACCESS_MODES.includes(access))
-    throw badRequest(`Volume "${id}" has an unknown AccessMode "${access}"`);
-  const attach = str('AttachmentMode');
-  if (attach !== '' && !ATTACHMENT_MODES.includes(attach))
-    throw badRequest(`Volume "${id}" has an unknown AttachmentMode "${attach}"`);
   if (tx.get('volumes', jobKey(namespace, id))) throw badRequest(`volume "${id}" already exists`);
   const nodes = tx.all('nodes').length;
   return {
     ID: id,
-    Name: str('Name') || id,
-    ExternalID: str('ExternalID'),
+    Name: v.Name || id,
+    ExternalID: v.ExternalID ?? '',
     Namespace: namespace,
-    Topologies: Array.isArray(o['Topologies']) ? (o['Topologies'] as Record<string, string>[]) : null,
-    AccessMode: access || 'single-node-writer',
-    AttachmentMode: attach || 'file-system',
-    MountOptions: (o['MountOptions'] as Record<string, unknown> | undefined) ?? null,
-    Secrets: (o['Secrets'] as Record<string, string> | undefined) ?? null,
-    Parameters: (o['Parameters'] as Record<string, string> | undefined) ?? null,
-    Context: (o['Context'] as Record<string, string> | undefined) ?? null,
-    Capacity: typeof o['Capacity'] === 'number' ? o['Capacity'] : 0,
-    RequestedCapabilities: Array.isArray(o['RequestedCapabilities']) ? o['RequestedCapabilities'] : null,
+    Topologies: v.Topologies ?? null,
+    AccessMode: v.AccessMode || 'single-node-writer',
+    AttachmentMode: v.AttachmentMode || 'file-system',
+    // fields the model does not describe, stored as the body gave them (as before the split)
+    MountOptions: (v['MountOptions'] as CsiVolume['MountOptions'] | undefined) ?? null,
+    Secrets: (v['Secrets'] as CsiVolume['Secrets'] | undefined) ?? null,
+    Parameters: (v['Parameters'] as CsiVolume['Parameters'] | undefined) ?? null,
+    Context: (v['Context'] as CsiVolume['Context'] | undefined) ?? null,
+    Capacity: typeof v['Capacity'] === 'number' ? v['Capacity'] : 0,
+    RequestedCapabilities: Array.isArray(v['RequestedCapabilities']) ? v['RequestedCapabilities'] : null,
     Schedulable: true,
     PluginID: pluginId,
     Provider: pluginId,
@@ -98,15 +78,7 @@ export function createVolumeWrites(
   const registerVolume: Cluster['registerVolume'] = (input) =>
     store.write((tx) => {
       if (input.volumes.length === 0) throw badRequest('No volumes to register');
-      for (const raw of input.volumes)
-        tx.put(
-          'volumes',
-          volumeOf(tx, raw, {
-            namespace: input.namespace,
-            pathId: input.pathId,
-            count: input.volumes.length,
-          }),
-        );
+      for (const v of input.volumes) tx.put('volumes', volumeOf(tx, v, input.namespace));
       tx.after(deps.unblock);
       return { Index: tx.index };
     });
