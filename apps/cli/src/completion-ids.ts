@@ -32,6 +32,8 @@ const VALUE_FLAGS = new Set([
   '--version',
   '--check-version',
   '--check-index',
+  '--secrets-token',
+  '--mesh-token',
 ]);
 
 function flagValue(words: readonly string[], flag: string): string | undefined {
