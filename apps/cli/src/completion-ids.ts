@@ -1,21 +1,17 @@
 import { createClient } from '@sked/scheduler-client';
 
 /** Commands whose first argument is a job ID, and those whose first argument is an allocation ID. */
-export const JOB_COMMANDS = [
-  'job status',
-  'job inspect',
-  'job history',
-  'job revert',
-  'job dispatch',
-  'job stop',
-] as const;
-export const ALLOC_COMMANDS = [
-  'alloc status',
-  'alloc stop',
-  'alloc signal',
-  'alloc restart',
-  'alloc exec',
-] as const;
+export const JOB_COMMANDS: readonly string[] = [
+  'status',
+  'inspect',
+  'history',
+  'revert',
+  'dispatch',
+  'stop',
+].map((name) => `job ${name}`);
+export const ALLOC_COMMANDS: readonly string[] = ['status', 'stop', 'signal', 'restart', 'exec'].map(
+  (name) => `alloc ${name}`,
+);
 
 /** An ID to offer, with the words shown beside it. */
 export interface Candidate {
@@ -36,6 +32,8 @@ const VALUE_FLAGS = new Set([
   '--version',
   '--check-version',
   '--check-index',
+  '--secrets-token',
+  '--mesh-token',
 ]);
 
 function flagValue(words: readonly string[], flag: string): string | undefined {
@@ -62,9 +60,9 @@ export function commandWords(words: readonly string[]): string[] {
  */
 export function wantedIds(words: readonly string[]): 'jobs' | 'allocs' | undefined {
   const path = commandWords(words).slice(0, 2).join(' ');
-  if ((JOB_COMMANDS as readonly string[]).includes(path)) return 'jobs';
+  if (JOB_COMMANDS.includes(path)) return 'jobs';
   if (path === 'alloc exec' && words.includes('--job')) return 'jobs';
-  if ((ALLOC_COMMANDS as readonly string[]).includes(path)) return 'allocs';
+  if (ALLOC_COMMANDS.includes(path)) return 'allocs';
   return undefined;
 }
 

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer, connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
+import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { cleanEnv, eventually, SKED, sked, startServer, type ServerProcess } from './harness.js';
@@ -230,14 +231,12 @@ describe.concurrent('event stream', () => {
       await eventually(() => stream.lines[0], 'the backlog');
       const before = stream.lines.length;
       proxy.cut();
-      const job = {
+      const job = makeJob({
         ID: 'after-cut',
         Type: 'batch',
-        Datacenters: ['dc1'],
-        TaskGroups: [
-          { Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'mock', Config: { run_for: '10ms' } }] },
-        ],
-      };
+        group: { Name: 'g' },
+        task: { Name: 't', Config: { run_for: '10ms' } },
+      });
       expect((await run(['job', 'run', '--detach', '-'], { input: JSON.stringify(job) })).code).toBe(0);
       await eventually(
         () => stream.lines.slice(before).find((l) => l.includes('"after-cut"')),

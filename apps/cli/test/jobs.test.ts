@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
+import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { sked, startServer, type ServerProcess } from './harness.js';
@@ -127,15 +128,13 @@ describe.concurrent('job status, dispatch, flags', () => {
   });
 
   it('dispatches a parameterized job with meta and a payload from stdin', async () => {
-    const job = {
+    const job = makeJob({
       ID: 'convert',
       Type: 'batch',
-      Datacenters: ['dc1'],
       ParameterizedJob: { Payload: 'optional', MetaRequired: ['input'], MetaOptional: null },
-      TaskGroups: [
-        { Name: 'convert', Count: 1, Tasks: [{ Name: 'run', Driver: 'mock', Config: { run_for: '10ms' } }] },
-      ],
-    };
+      group: { Name: 'convert' },
+      task: { Name: 'run', Config: { run_for: '10ms' } },
+    });
     const registered = await run(['job', 'run', '-'], { input: JSON.stringify(job) });
     expect(registered).toMatchObject({ code: 0, stdout: 'Job registration successful\n' });
     const dispatched = await run(['job', 'dispatch', '-m', 'input=a.csv', 'convert', '-'], {

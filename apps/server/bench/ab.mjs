@@ -36,7 +36,9 @@ const ROUNDS = Number(values.rounds);
 const FILTER = 'Meta.team == "alpha" or Meta.team == "beta"';
 const CLUSTER_TS = 'apps/server/src/scheduler/core/cluster.ts';
 const here = dirname(fileURLToPath(import.meta.url));
-const git = (...args) => execFileSync('git', args, { cwd: here, encoding: 'utf8' }).trim();
+const gitIn = (cwd, args) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+const root = gitIn(here, ['rev-parse', '--show-toplevel']);
+const git = (...args) => gitIn(root, args);
 const loadavg = () =>
   os
     .loadavg()
@@ -45,15 +47,20 @@ const loadavg = () =>
 const loadAtStart = loadavg();
 
 // --- the two builds ------------------------------------------------------------------------------
-/** The commit before the one that split cluster.ts (the newest one where it had over 1,000 lines). */
+/** The first parent of the oldest commit that split cluster.ts (from over 1,000 lines to under). */
 function beforeCommit() {
   if (values.before) return git('rev-parse', values.before);
-  const commits = git('log', '--follow', '--format=%H', '--', CLUSTER_TS).split('\n');
-  for (let i = 0; i < commits.length; i++) {
-    const lines = git('show', `${commits[i]}:${CLUSTER_TS}`).split('\n').length;
-    if (lines > 1000 && i > 0) return git('rev-parse', `${commits[i - 1]}^`);
-  }
-  throw new Error(`no commit found where ${CLUSTER_TS} was the 2,159-line closure`);
+  const lines = (rev) => {
+    try {
+      return git('show', `${rev}:${CLUSTER_TS}`).split('\n').length;
+    } catch {
+      return 0; // absent at that commit
+    }
+  };
+  const commits = git('log', '--follow', '--format=%H', '--', CLUSTER_TS).split('\n').reverse();
+  const split = commits.find((c) => lines(c) < 1000 && lines(`${c}^`) > 1000);
+  if (split === undefined) throw new Error(`no commit found that split ${CLUSTER_TS}`);
+  return git('rev-parse', `${split}^`);
 }
 
 /** Builds the server of `commit` in a temporary directory (kept for later runs); returns its dist/. */
@@ -64,7 +71,6 @@ function buildBefore(commit) {
   console.error(`building the before server (${commit.slice(0, 12)}) in ${dir} ...`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const root = git('rev-parse', '--show-toplevel');
   execFileSync('sh', ['-c', `git -C "${root}" archive ${commit} | tar -x -C "${dir}"`], { stdio: 'inherit' });
   const pnpm = process.env.npm_execpath;
   const run = (args) =>
@@ -94,12 +100,14 @@ function startServer(dist) {
 
 // --- HTTP helpers --------------------------------------------------------------------------------
 const request = (base, method, path, body, agent) => httpRequest(`${base}${path}`, method, body, agent);
-const cannon = (options) =>
-  new Promise((resolve, reject) =>
-    autocannon({ connections: 10, pipelining: 1, ...options }, (error, result) =>
+/** One autocannon run in this process (the servers are children); `onResponse` sees each answer. */
+const cannon = (options, onResponse) =>
+  new Promise((resolve, reject) => {
+    const instance = autocannon({ connections: 10, pipelining: 1, ...options }, (error, result) =>
       error ? reject(error) : resolve(result),
-    ),
-  );
+    );
+    if (onResponse) instance.on('response', onResponse);
+  });
 
 const { jobBody: registration } = createRequire(import.meta.url)('./register-request.cjs');
 /** The registration body of job `i` (bench/register-request.cjs's), with extra `meta`. */
@@ -121,21 +129,28 @@ const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 async function registrations(server, first, count) {
   let next = first;
   const started = performance.now();
-  const result = await cannon({
-    url: server.base,
-    amount: count,
-    requests: [
-      {
-        method: 'POST',
-        path: '/v1/jobs',
-        headers: { 'content-type': 'application/json' },
-        setupRequest: (req) => ({ ...req, body: jobBody(next++) }),
-      },
-    ],
-  });
+  // timed to the last answer (autocannon's own end comes on its one-second tick)
+  let last = started;
+  const result = await cannon(
+    {
+      url: server.base,
+      amount: count,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/jobs',
+          headers: { 'content-type': 'application/json' },
+          setupRequest: (req) => ({ ...req, body: jobBody(next++) }),
+        },
+      ],
+    },
+    () => {
+      last = performance.now();
+    },
+  );
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`registration failed: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return count / ((performance.now() - started) / 1000);
+  return count / ((last - started) / 1000);
 }
 
 const LIST = `/v1/jobs?per_page=100&filter=${encodeURIComponent(FILTER)}`;
@@ -265,3 +280,9 @@ console.log('');
 console.log('| Measure | Before | After | After/before | Target |');
 console.log('|---|---|---|---|---|');
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+console.log('');
+const passes = (key, digits) =>
+  order.map((name) => `${name} ${figures[name][key].map((x) => fmt(x, digits)).join(', ')}`).join('; ');
+console.log(`Passes, in the order run: registrations/s ${passes('reg', 0)}`);
+console.log(`list req/s ${passes('list', 0)}`);
+console.log(`wake-up p99 ms ${passes('p99', 2)}; p50 ms ${passes('p50', 2)}`);

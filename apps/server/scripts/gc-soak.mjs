@@ -14,9 +14,14 @@ const { values } = parseArgs({
 });
 const JOBS = Number(values.jobs);
 const CONCURRENCY = Number(values.concurrency);
-/** The bounds stated in the README. */
+/**
+ * The bounds stated in the README: the live heap after collection within 16 MiB of the heap
+ * before the jobs (what stays is mostly fixed: the event stream's ring of the last 1,024 batches,
+ * full of these jobs' last events, and compiled code), the data dir within 4 MiB of its size
+ * before (collected rows' pages go back to the file system and the WAL is truncated).
+ */
 const HEAP_BOUND = 16 * 1048576;
-const DIR_BOUND = 16 * 1048576;
+const DIR_BOUND = 4 * 1048576;
 
 const dir = mkdtempSync(join(os.tmpdir(), 'sked-gc-soak-'));
 const server = await startServer({ schedulerPort: 0, secretsPort: 0, meshPort: 0, nodes: 3, dataDir: dir });

@@ -1,4 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { jobFactory } from '@sked/testkit';
 import { afterAll, expect } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/http/server.js';
 
@@ -71,24 +72,14 @@ export async function startTestServer(options: StartServerOptions = {}): Promise
   };
 }
 
-/** A minimal job input (lenient: only what the service needs), running on the mock driver. */
+const job = jobFactory({ group: { Name: 'g' }, task: { Name: 't', Config: { run_for: '1h' } } });
+
+/**
+ * A minimal job input on the mock driver (`@sked/testkit` makeJob: group `g`, task `t` running
+ * for an hour); `overrides` are job fields, or `group`/`task` fields.
+ */
 export function jobInput(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    ID: id,
-    Name: id,
-    Type: 'service',
-    Datacenters: ['dc1'],
-    TaskGroups: [
-      {
-        Name: 'g',
-        Count: 1,
-        Tasks: [
-          { Name: 't', Driver: 'mock', Config: { run_for: '1h' }, Resources: { CPU: 100, MemoryMB: 64 } },
-        ],
-      },
-    ],
-    ...overrides,
-  };
+  return job(id, { Name: id, ...overrides });
 }
 
 /** Waits until `check` returns a value that is not undefined (polling every 20 ms). */

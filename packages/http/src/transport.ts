@@ -1,17 +1,20 @@
+/**
+ * The transport: its public types, {@link createTransport} and the wiring of one transport. A request
+ * is made in `request.ts`; its answer is read in `answer.ts`.
+ */
 import { fetch as undiciFetch, type Agent } from 'undici';
 
 import {
   type ConfigInput,
   createDispatcher,
-  type FetchInit,
   type FetchLike,
   resolveConfig,
   type TransportConfig,
   type TransportOptions,
 } from './config.js';
-import { ApiError } from './errors.js';
-import { type QueryMeta, readMeta } from './meta.js';
 import { redactText, redactUrl } from './redact.js';
+import { createRequest, requestHref, tokenHeaders } from './request.js';
+import type { QueryMeta } from './meta.js';
 
 /**
  * One query-string value: arrays repeat the parameter; `undefined`, `null` and `false` leave it out;
@@ -214,36 +217,8 @@ function build(setup: Setup): Transport {
     setup.fetch ??
     (dispatcher === undefined ? (globalThis.fetch as FetchLike) : (undiciFetch as unknown as FetchLike));
 
-  /** The absolute URL of a request as a string (cheaper than building a URL object each time). */
-  const href = (path: string, query: Query = {}): string => {
-    if (typeof path !== 'string' || !path.startsWith('/')) {
-      throw new TypeError(`A request path must start with "/", got ${JSON.stringify(path)}.`);
-    }
-    const search = new URLSearchParams();
-    const add = (name: string, value: QueryValue): void => {
-      if (value === undefined || value === null || value === false) return;
-      if (Array.isArray(value)) {
-        for (const item of value as readonly (string | number)[]) search.append(name, String(item));
-      } else {
-        search.append(name, String(value));
-      }
-    };
-    if (config.namespace !== undefined && !('namespace' in query)) add('namespace', config.namespace);
-    if (config.region !== undefined && !('region' in query)) add('region', config.region);
-    for (const name in query) add(name, query[name]);
-    const text = search.toString();
-    if (text === '') return config.address + path;
-    return `${config.address}${path}${path.includes('?') ? '&' : '?'}${text}`;
-  };
-
-  const url = (path: string, query?: Query): URL => new URL(href(path, query));
-
-  const authHeaders = (): Record<string, string> => {
-    if (config.token === undefined) return {};
-    return config.tokenHeader.toLowerCase() === 'authorization'
-      ? { [config.tokenHeader]: `Bearer ${config.token}` }
-      : { [config.tokenHeader]: config.token };
-  };
+  const url = (path: string, query?: Query): URL => new URL(requestHref(config, path, query));
+  const authHeaders = (): Record<string, string> => tokenHeaders(config);
 
   // Header names in lower case, so that later layers replace earlier ones whatever their case.
   const baseHeaders: Record<string, string> = { accept: 'application/json', 'accept-encoding': 'gzip' };
@@ -251,138 +226,14 @@ function build(setup: Setup): Transport {
     baseHeaders[name.toLowerCase()] = value;
   }
 
-  const request = async <T>(req: RequestOptions): Promise<ApiResponse<T>> => {
-    const method = (req.method ?? 'GET').toUpperCase();
-    const target = href(req.path, req.query);
-    let shownUrl: string | undefined;
-    /** The redacted URL, computed only when a message or log line needs it. */
-    const shown = (): string => (shownUrl ??= redact(target));
-    const parse = req.parse ?? 'json';
-    const timeout = req.timeout ?? config.timeout;
-    const started = Date.now();
-    const log = (outcome: string): void => {
-      if (setup.log !== undefined)
-        setup.log(redact(`${method} ${shown()} ${outcome} (${Date.now() - started} ms)`));
-    };
-
-    const headers: Record<string, string> = { ...baseHeaders };
-    let body: RequestInit['body'];
-    if (req.body !== undefined) {
-      if (isRawBody(req.body)) body = req.body as RequestInit['body'];
-      else {
-        body = JSON.stringify(req.body);
-        headers['content-type'] = 'application/json';
-      }
-    }
-    if (req.headers !== undefined) {
-      for (const name in req.headers) headers[name.toLowerCase()] = req.headers[name] as string;
-    }
-
-    let handle: ReturnType<typeof setTimeout> | undefined;
-    let signal = req.signal;
-    if (timeout > 0) {
-      const timer = new AbortController();
-      handle = setTimeout(() => {
-        timer.abort(
-          new DOMException(`The request ${method} ${shown()} timed out after ${timeout} ms.`, 'TimeoutError'),
-        );
-      }, timeout);
-      signal = signal === undefined ? timer.signal : AbortSignal.any([signal, timer.signal]);
-    }
-    const stop = (): void => {
-      if (handle !== undefined) clearTimeout(handle);
-      handle = undefined;
-    };
-
-    const fail = (error: unknown): never => {
-      stop();
-      if (signal?.aborted === true) {
-        log(`aborted: ${String((signal.reason as Error | undefined)?.name ?? 'AbortError')}`);
-        throw signal.reason;
-      }
-      const name = (error as { name?: unknown } | null)?.name;
-      if (ApiError.is(error)) throw error;
-      if (name === 'AbortError' || name === 'TimeoutError') {
-        log(`failed: ${String(name)}`);
-        throw error;
-      }
-      const reason = describeCause(error);
-      log(`failed: ${reason}`);
-      throw new ApiError({
-        status: 0,
-        method,
-        url: shown(),
-        message: redact(`The request ${method} ${shown()} failed before an answer arrived: ${reason}.`),
-        cause: error,
-      });
-    };
-
-    let response: Response;
-    try {
-      const init: FetchInit = { method, headers, redirect: 'manual' };
-      if (signal !== undefined) init.signal = signal;
-      if (body !== undefined) init.body = body;
-      if (body instanceof ReadableStream) init.duplex = 'half';
-      if (dispatcher !== undefined) init.dispatcher = dispatcher;
-      response = await fetchImpl(target, init);
-    } catch (error) {
-      return fail(error);
-    }
-
-    try {
-      if (response.status < 200 || response.status > 299) {
-        const text = await response.text();
-        stop();
-        const meta = readMeta(response.headers, false) as QueryMeta;
-        const { message, body: errorBody } = errorMessage(response, redact(text), method, shown());
-        log(String(response.status));
-        throw new ApiError({
-          status: response.status,
-          method,
-          url: shown(),
-          message,
-          body: errorBody,
-          meta,
-        });
-      }
-      const meta = readMeta(response.headers, true);
-      if ('problem' in meta) {
-        stop();
-        await response.body?.cancel().catch(() => undefined);
-        log(`${response.status} unreadable`);
-        throw new ApiError({ status: response.status, method, url: shown(), message: meta.problem });
-      }
-      let data: unknown;
-      if (parse === 'stream') {
-        stop();
-        data = response.body;
-      } else {
-        const text = await response.text();
-        stop();
-        if (parse === 'text') data = text;
-        else if (text.trim() === '') data = undefined;
-        else {
-          try {
-            data = JSON.parse(text);
-          } catch {
-            log(`${response.status} unreadable`);
-            throw new ApiError({
-              status: response.status,
-              method,
-              url: shown(),
-              message: `The answer to ${method} ${shown()} is not valid JSON: ${JSON.stringify(redact(text.slice(0, 80)))}.`,
-              body: redact(text),
-              meta,
-            });
-          }
-        }
-      }
-      log(String(response.status));
-      return { data: data as T, meta };
-    } catch (error) {
-      return fail(error);
-    }
-  };
+  const request = createRequest({
+    config,
+    redact,
+    baseHeaders,
+    fetch: fetchImpl,
+    dispatcher,
+    log: setup.log,
+  });
 
   return {
     config,
@@ -402,70 +253,4 @@ function build(setup: Setup): Transport {
     authHeaders,
     redact,
   };
-}
-
-function isRawBody(body: unknown): boolean {
-  return (
-    typeof body === 'string' ||
-    body instanceof Uint8Array ||
-    body instanceof ArrayBuffer ||
-    body instanceof ReadableStream ||
-    body instanceof Blob ||
-    body instanceof FormData ||
-    body instanceof URLSearchParams
-  );
-}
-
-function describeCause(error: unknown): string {
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  const pick = (value: unknown): string | undefined => {
-    if (value instanceof Error && value.message !== '') return value.message;
-    const code = (value as { code?: unknown } | null)?.code;
-    return typeof code === 'string' ? code : undefined;
-  };
-  return (pick(cause) ?? pick(error) ?? String(error)).replace(/\.$/, '');
-}
-
-function errorMessage(
-  response: Response,
-  text: string,
-  method: string,
-  url: string,
-): { message: string; body: unknown } {
-  const trimmed = text.trim();
-  const fallback = `The request ${method} ${url} failed with status ${response.status}${
-    response.statusText === '' ? '' : ` ${response.statusText}`
-  } and no message.`;
-  if (trimmed === '') return { message: fallback, body: undefined };
-  const looksJson =
-    (response.headers.get('content-type') ?? '').includes('json') ||
-    trimmed.startsWith('{') ||
-    trimmed.startsWith('[');
-  if (looksJson) {
-    try {
-      const parsed: unknown = JSON.parse(trimmed);
-      return { message: jsonMessage(parsed) ?? fallback, body: parsed };
-    } catch {
-      // Not JSON after all: the text is the message.
-    }
-  }
-  return { message: trimmed, body: text };
-}
-
-function jsonMessage(value: unknown): string | undefined {
-  if (typeof value === 'string') return value === '' ? undefined : value;
-  if (typeof value !== 'object' || value === null) return undefined;
-  const record = value as Record<string, unknown>;
-  if (Array.isArray(record['errors'])) {
-    const parts = record['errors']
-      .map((e) =>
-        typeof e === 'string' ? e : ((e as { message?: unknown } | null)?.message as string | undefined),
-      )
-      .filter((e): e is string => typeof e === 'string' && e !== '');
-    return parts.length === 0 ? undefined : parts.join('; ');
-  }
-  for (const field of ['message', 'error', 'Message', 'Error']) {
-    if (typeof record[field] === 'string' && record[field] !== '') return record[field];
-  }
-  return undefined;
 }

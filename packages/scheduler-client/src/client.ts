@@ -10,7 +10,8 @@ import type { Event } from '@sked/model';
 import { createAllocationsApi, type AllocationsApi } from './allocations.js';
 import { streamEvents, type EventStreamOptions } from './events.js';
 import { execAllocation, type ExecOptions, type ExecSession } from './exec.js';
-import { createJobsApi, type JobsApi } from './jobs.js';
+import { createJobsApi } from './jobs.js';
+import type { JobsApi } from './jobs/api.js';
 import { createVolumesApi, type VolumesApi } from './volumes.js';
 
 /**

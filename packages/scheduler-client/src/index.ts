@@ -22,24 +22,9 @@ export type {
 } from './options.js';
 export type { ListEndpoint, ReadEndpoint } from './endpoints.js';
 
-// Jobs
-export type {
-  JobAllocationsOptions,
-  JobDeploymentsOptions,
-  JobDispatchOptions,
-  JobEvaluateOptions,
-  JobListOptions,
-  JobParseOptions,
-  JobPlanOptions,
-  JobReadOptions,
-  JobRegisterOptions,
-  JobRevertOptions,
-  JobStability,
-  JobStopOptions,
-  JobSubmissionEndpoint,
-  JobVersionsOptions,
-  JobsApi,
-} from './jobs.js';
+// Jobs: the endpoints' shape, and every option type of them (JobListOptions, JobRegisterOptions, ...)
+export type { JobSubmissionEndpoint, JobsApi } from './jobs/api.js';
+export type * from './jobs/options.js';
 
 // Allocations
 export type {

@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import * as M from '@sked/model';
 import { describe, expect } from 'vitest';
 
-import * as A from './arbitraries.js';
+import * as A from './index.js';
 import { invalidMutation } from './mutation.js';
 
 /** Each arbitrary with the schema its values must match. */

@@ -1,6 +1,7 @@
 /**
- * Test support for sked (private): fast-check arbitraries for the `@sked/model` types, invalid
- * mutations for property tests, and seeded deterministic datasets that tests and benchmarks share.
+ * Test support for sked (private): fast-check arbitraries for the `@sked/model` types, typed job
+ * factories for example tests, invalid mutations for property tests, and seeded deterministic
+ * datasets that tests and benchmarks share.
  *
  * See `packages/testkit/README.md`.
  *
@@ -9,34 +10,41 @@
 
 // Arbitraries
 export {
-  allocationArbitrary,
-  allocationMetricArbitrary,
-  csiVolumeArbitrary,
-  deploymentArbitrary,
-  evaluationArbitrary,
-  eventArbitrary,
-  eventEnvelopeArbitrary,
-  execClientFrameArbitrary,
-  execServerFrameArbitrary,
   indexArbitrary,
   isoTimeArbitrary,
+  metaArbitrary,
+  nameArbitrary,
+  nanosecondsArbitrary,
+  unixNanosecondsArbitrary,
+} from './arbitraries/common.js';
+export {
   jobArbitrary,
   jobInputArbitrary,
   jobListStubArbitrary,
   jobRegisterRequestArbitrary,
   jobSummaryArbitrary,
-  ldapConfigRequestArbitrary,
-  metaArbitrary,
-  nameArbitrary,
-  nanosecondsArbitrary,
-  nodeArbitrary,
-  peeringArbitrary,
-  taskEventArbitrary,
   taskGroupInputArbitrary,
   taskInputArbitrary,
+} from './arbitraries/jobs.js';
+export {
+  allocationArbitrary,
+  allocationMetricArbitrary,
+  csiVolumeArbitrary,
+  deploymentArbitrary,
+  evaluationArbitrary,
+  taskEventArbitrary,
   taskStateArbitrary,
-  unixNanosecondsArbitrary,
-} from './arbitraries.js';
+} from './arbitraries/allocations.js';
+export {
+  eventArbitrary,
+  eventEnvelopeArbitrary,
+  execClientFrameArbitrary,
+  execServerFrameArbitrary,
+} from './arbitraries/streams.js';
+export { ldapConfigRequestArbitrary, nodeArbitrary, peeringArbitrary } from './arbitraries/members.js';
+// Job factories
+export { jobFactory, makeJob, makeStoredJob, makeTask, makeTaskGroup } from './factories.js';
+export type { JobOverrides, StoredJobOptions } from './factories.js';
 // Invalid mutations
 export { invalidMutation, invalidMutations, replaceAt, schemaLeaves } from './mutation.js';
 export type { Mutation, SchemaLeaf } from './mutation.js';

@@ -8,6 +8,7 @@ import {
   type SchedulerClient,
 } from '@sked/scheduler-client';
 import { startServer, type RunningServer } from '@sked/server';
+import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -73,20 +74,7 @@ async function startProxy(port: number) {
   };
 }
 
-function serviceJob(id: string, count = 1): JobInput {
-  return {
-    ID: id,
-    Type: 'service',
-    Datacenters: ['dc1'],
-    TaskGroups: [
-      {
-        Name: 'web',
-        Count: count,
-        Tasks: [{ Name: 'server', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
-      },
-    ],
-  } as JobInput;
-}
+const serviceJob = (id: string, count = 1): JobInput => makeJob({ ID: id, group: { Count: count } });
 
 /** Reads events until `done` holds for what was read (fails after `timeoutMs`). */
 async function readUntil(
@@ -245,25 +233,13 @@ describe('exec: client against the server', () => {
   beforeAll(async () => {
     server = await startServer({ bind: '127.0.0.1', schedulerPort: 0, nodes: 1, enableRawExec: true });
     client = createClient({ address: server.scheduler.url, env: false });
-    await client.jobs.create({
-      ID: 'ee-exec',
-      Type: 'service',
-      Datacenters: ['dc1'],
-      TaskGroups: [
-        {
-          Name: 'group',
-          Count: 1,
-          Tasks: [
-            {
-              Name: 'worker',
-              Driver: 'raw_exec',
-              Config: { command: 'sleep', args: ['300'] },
-              Resources: { CPU: 100, MemoryMB: 64 },
-            },
-          ],
-        },
-      ],
-    } as JobInput);
+    await client.jobs.create(
+      makeJob({
+        ID: 'ee-exec',
+        group: { Name: 'group' },
+        task: { Name: 'worker', Driver: 'raw_exec', Config: { command: 'sleep', args: ['300'] } },
+      }),
+    );
     const signal = AbortSignal.timeout(10_000);
     for await (const { data } of client.jobs.allocations.watch('ee-exec', { signal })) {
       const running = data.find((a) => a.ClientStatus === 'running');

@@ -1,6 +1,7 @@
 import type { JobInput } from '@sked/model';
 import { createClient, type SchedulerClient } from '@sked/scheduler-client';
 import { startServer, type StartServerOptions } from '@sked/server';
+import { jobFactory } from '@sked/testkit';
 
 /** A sample server started in this process, and a client of it. */
 export interface TestServer {
@@ -20,33 +21,19 @@ export async function startTestServer(options: StartServerOptions = {}): Promise
   };
 }
 
-/** A service job of `count` mock tasks that run until stopped. */
+const service = jobFactory({ task: { Config: { start_block_for: '10ms' } } });
+
+/** A service job of `count` mock tasks that run until stopped (`@sked/testkit` makeJob). */
 export function serviceJob(
   id: string,
   options: { count?: number; namespace?: string; meta?: Record<string, string> } = {},
 ): JobInput {
-  return {
-    ID: id,
+  return service(id, {
     Name: id,
-    Type: 'service',
-    Datacenters: ['dc1'],
     ...(options.namespace === undefined ? {} : { Namespace: options.namespace }),
     ...(options.meta === undefined ? {} : { Meta: options.meta }),
-    TaskGroups: [
-      {
-        Name: 'web',
-        Count: options.count ?? 1,
-        Tasks: [
-          {
-            Name: 'server',
-            Driver: 'mock',
-            Config: { start_block_for: '10ms' },
-            Resources: { CPU: 100, MemoryMB: 64 },
-          },
-        ],
-      },
-    ],
-  } as JobInput;
+    group: { Count: options.count ?? 1 },
+  });
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */

@@ -2,7 +2,8 @@
  * Runs a program to completion with a time limit, capturing its output: the release checks drive
  * real tools (pnpm, npm, tsc, node, attw, changesets) as a person would in a shell.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 
 /** Options of {@link run}. */
 export interface RunOptions {
@@ -78,4 +79,41 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals = 'SIG
   } catch {
     // already gone
   }
+}
+
+/** A long-running program in its own process group, with its output captured. */
+export interface GroupProcess {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Everything it printed so far, stdout and stderr interleaved. */
+  readonly output: () => string;
+  /** Ends the group (SIGTERM, then SIGKILL after the grace period) and resolves once it exited. */
+  readonly close: () => Promise<void>;
+}
+
+/**
+ * Starts `command args` detached in its own process group (so {@link killGroup} ends it with its
+ * children), capturing its output; `close` sends SIGTERM and SIGKILL after `graceMs`.
+ */
+export function spawnGroup(
+  command: string,
+  args: readonly string[],
+  options: { readonly env?: NodeJS.ProcessEnv; readonly graceMs: number },
+): GroupProcess {
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  let text = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const close = async (): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    killGroup(child.pid, 'SIGTERM');
+    const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), options.graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { child, output: () => text, close };
 }

@@ -3,9 +3,9 @@
  * listener its `--help` offers (scheduler today; secrets and mesh as they land), and reads each
  * listener's ready line `<service> listening on http://HOST:PORT`.
  */
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { killGroup } from './run.ts';
+import { spawnGroup } from './run.ts';
 import { repoRoot } from './workspace.ts';
 
 /** The server's entry point, built by `turbo run build`. */
@@ -46,30 +46,19 @@ export async function startSkedServer(
     ...token,
     ...extraArgs,
   ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let text = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const close = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    killGroup(child.pid, 'SIGTERM');
-    const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 10_000);
-    await exited;
-    clearTimeout(timer);
-  };
+  const { child, output, close } = spawnGroup(process.execPath, args, { graceMs: 10_000 });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const urls: Record<string, string> = {};
-    for (const match of text.matchAll(/^([a-z]+) listening on (https?:\/\/\S+)$/gm)) {
+    for (const match of output().matchAll(/^([a-z]+) listening on (https?:\/\/\S+)$/gm)) {
       urls[match[1] ?? ''] = match[2] ?? '';
     }
     if (listeners.every((name) => urls[name] !== undefined)) {
-      return { urls, output: () => text, close };
+      return { urls, output, close };
     }
     if (child.exitCode !== null || Date.now() > deadline) {
       await close();
-      throw new Error(`sked-server did not report every listener (${listeners.join(', ')}):\n${text}`);
+      throw new Error(`sked-server did not report every listener (${listeners.join(', ')}):\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -8,20 +8,37 @@ import { withInterrupt } from '../interrupt.js';
 import { readJobFile, type JobFile } from '../job-file.js';
 import { metricLines } from '../monitor.js';
 import { toJson } from '../output.js';
-import { follow } from './job-write.js';
+import { follow, jobTokenOptions } from './job-write.js';
 
 function jobNamespace(file: JobFile, ctx: SchedulerContext): string {
   return ctx.globals.namespace ?? file.job.Namespace ?? ctx.namespace;
 }
 
+/** `--secrets-token` and `--mesh-token`: handed with the job (the server checks, then clears them). */
+interface JobTokenOptions {
+  secretsToken?: string;
+  meshToken?: string;
+}
+
+/** The job of the file with the tokens of the flags (a flag wins over the file's own field). */
+function withTokens(file: JobFile, opts: JobTokenOptions): JobFile['job'] {
+  return {
+    ...file.job,
+    ...(opts.secretsToken === undefined ? {} : { SecretsToken: opts.secretsToken }),
+    ...(opts.meshToken === undefined ? {} : { MeshToken: opts.meshToken }),
+  };
+}
+
 async function run(command: Command): Promise<number> {
   const ctx = schedulerContext(command);
   const [path] = command.processedArgs as [string];
-  const opts = command.opts<{ detach?: boolean; checkIndex?: number; preserveCounts?: boolean }>();
+  const opts = command.opts<
+    { detach?: boolean; checkIndex?: number; preserveCounts?: boolean } & JobTokenOptions
+  >();
   return withInterrupt(async (signal) => {
     const file = await readJobFile(ctx.client, path, signal);
     const namespace = jobNamespace(file, ctx);
-    const { data } = await ctx.client.jobs.create(file.job, {
+    const { data } = await ctx.client.jobs.create(withTokens(file, opts), {
       namespace,
       signal,
       submission: { Source: file.source, Format: file.format },
@@ -73,9 +90,12 @@ export function planChanges(plan: JobPlanResponse): boolean {
 async function plan(command: Command): Promise<number> {
   const ctx = schedulerContext(command);
   const [path] = command.processedArgs as [string];
-  const opts = command.opts<{ verbose?: boolean }>();
+  const opts = command.opts<{ verbose?: boolean } & JobTokenOptions>();
   const file = await readJobFile(ctx.client, path);
-  const { data } = await ctx.client.jobs.plan(file.job, { namespace: jobNamespace(file, ctx), diff: true });
+  const { data } = await ctx.client.jobs.plan(withTokens(file, opts), {
+    namespace: jobNamespace(file, ctx),
+    diff: true,
+  });
   const changes = planChanges(data);
   if (ctx.output.json) {
     ctx.output.out(toJson(data));
@@ -126,9 +146,11 @@ const FILE_HELP = 'job file: HCL (.hcl), or JSON (a Job or {"Job": ...}); - read
 
 /** `job run`, `job plan`, `job validate`. */
 export function submitCommands(): Command[] {
-  const runCmd = new Command('run')
-    .description('Submit a job and follow its evaluation and deployment until done')
-    .argument('<file>', FILE_HELP)
+  const runCmd = jobTokenOptions(
+    new Command('run')
+      .description('Submit a job and follow its evaluation and deployment until done')
+      .argument('<file>', FILE_HELP),
+  )
     .option('-d, --detach', 'return at once with the evaluation ID')
     .option(
       '--check-index <index>',
@@ -141,9 +163,11 @@ export function submitCommands(): Command[] {
       '\nExit codes: 0 done, 1 error or failed deployment, 2 placement failed, 130 Ctrl-C (the job keeps running).\n\nExample:\n  $ sked job run web.hcl\n  $ sked job run --detach --check-index 7 web.json',
     )
     .action(handler(run));
-  const planCmd = new Command('plan')
-    .description('Dry-run a job: the diff against the running version and the check-and-set index')
-    .argument('<file>', FILE_HELP)
+  const planCmd = jobTokenOptions(
+    new Command('plan')
+      .description('Dry-run a job: the diff against the running version and the check-and-set index')
+      .argument('<file>', FILE_HELP),
+  )
     .option('-v, --verbose', 'show unchanged fields too')
     .addHelpText(
       'after',

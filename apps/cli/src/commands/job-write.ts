@@ -44,13 +44,20 @@ export async function follow(
 async function revert(command: Command): Promise<number> {
   const ctx = schedulerContext(command);
   const [id, version] = command.processedArgs as [string, number];
-  const opts = command.opts<{ detach?: boolean; checkVersion?: number }>();
+  const opts = command.opts<{
+    detach?: boolean;
+    checkVersion?: number;
+    secretsToken?: string;
+    meshToken?: string;
+  }>();
   return withInterrupt(async (signal) => {
     const job = await resolveJob(ctx.client, id, { signal });
     const { data } = await ctx.client.jobs.revert(job.ID, version, {
       namespace: job.Namespace,
       signal,
       ...(opts.checkVersion === undefined ? {} : { enforcePriorVersion: opts.checkVersion }),
+      ...(opts.secretsToken === undefined ? {} : { secretsToken: opts.secretsToken }),
+      ...(opts.meshToken === undefined ? {} : { meshToken: opts.meshToken }),
     });
     if (ctx.output.json) ctx.output.out(toJson(data));
     const written = { evalId: data.EvalID, index: data.EvalCreateIndex };
@@ -115,15 +122,26 @@ async function stop(command: Command): Promise<number> {
   });
 }
 
+/** Adds `--secrets-token` and `--mesh-token` to a command that submits or reverts a job. */
+export function jobTokenOptions(command: Command): Command {
+  return command
+    .option(
+      '--secrets-token <token>',
+      "a secrets service token allowing the policies the job's tasks request (checked when ACLs are on)",
+    )
+    .option('--mesh-token <token>', 'a mesh service token for the job (checked when ACLs are on)');
+}
+
 /** `job revert`, `job dispatch`, `job stop`. */
 export function writeCommands(): Command[] {
   return [
-    jobIdCommand(
-      'revert',
-      'Revert a job to an earlier version and follow the evaluation and deployment',
-      'sked job revert web 0',
+    jobTokenOptions(
+      jobIdCommand(
+        'revert',
+        'Revert a job to an earlier version and follow the evaluation and deployment',
+        'sked job revert web 0',
+      ).argument('<version>', 'version to revert to', integer),
     )
-      .argument('<version>', 'version to revert to', integer)
       .option('-d, --detach', 'return at once with the evaluation ID')
       .option('--check-version <n>', 'revert only if the current version is still this', integer)
       .action(handler(revert)),

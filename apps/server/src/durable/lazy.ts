@@ -127,15 +127,14 @@ export class LazyTable implements ProxyHandler<Target> {
 
   /**
    * A lazy item.
-   * @param id - Its row id.
-   * @param head - Its parsed head (see {@link headOf}).
+   * @param head - Its row id, then its parsed head (see {@link headOf}).
    * @returns the item, and its target (for {@link LazyTable.keepText}).
    */
-  item(id: string, head: readonly unknown[]): { item: unknown; target: object } {
-    const target = { [ROW]: id } as Target;
+  item(head: readonly [string, ...unknown[]]): { item: unknown; target: object } {
+    const target = { [ROW]: head[0] } as Target;
     const fields = this.#fields;
     for (let i = 0; i < fields.length; i++) {
-      const v = head[i];
+      const v = head[i + 1];
       if (v === null || typeof v !== 'object') target[fields[i] as string] = v;
     }
     const item = new Proxy(target, this);

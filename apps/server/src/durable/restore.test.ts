@@ -1,30 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
+import { dataDirServers } from '../../test/data-dir.js';
+import { jobInput } from '../../test/server.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { openDataDir } from './data-dir.js';
 
-const dirs: string[] = [];
-const servers: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function freshDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sked-durable-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function start(dataDir: string): Promise<RunningServer> {
-  const server = await startServer({ schedulerPort: 0, nodes: 2, dataDir });
-  servers.push(server);
-  return server;
-}
+const { freshDir, start } = dataDirServers('sked-durable-', { schedulerPort: 0, nodes: 2 });
 
 async function call(
   server: RunningServer,
@@ -46,12 +30,7 @@ async function call(
 }
 
 const job = (id: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
-  Job: {
-    ID: id,
-    Type: 'service',
-    TaskGroups: [{ Name: 'g', Count: 1, Tasks: [{ Name: 't', Driver: 'mock', Config: { run_for: '1h' } }] }],
-    ...extra,
-  },
+  Job: jobInput(id, extra),
 });
 
 async function until<T>(check: () => Promise<T | undefined>): Promise<T> {

@@ -1,36 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
-import { startServer, type RunningServer } from '../http/server.js';
+import { dataDirServers } from '../../test/data-dir.js';
+import type { RunningServer } from '../http/server.js';
 import { DEFAULT_SETTINGS } from '../secrets/config.js';
 import { issueToken } from '../secrets/tokens.js';
 import { openDurable } from './index.js';
 
-const dirs: string[] = [];
-const servers: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+const { freshDir, start } = dataDirServers('sked-durable-svc-', {
+  schedulerPort: 0,
+  nodes: 1,
+  secretsRootToken: 'root-token-for-test',
 });
-
-function freshDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sked-durable-svc-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function start(dataDir: string): Promise<RunningServer> {
-  const server = await startServer({
-    schedulerPort: 0,
-    nodes: 1,
-    dataDir,
-    secretsRootToken: 'root-token-for-test',
-  });
-  servers.push(server);
-  return server;
-}
 
 async function secrets(s: RunningServer, method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${s.secrets.url}${path}`, {

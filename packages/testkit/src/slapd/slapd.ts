@@ -5,26 +5,14 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../net.js';
 import { slapdCertificates, type SlapdCertificates } from './certs.js';
-import {
-  SLAPD_BASE_DN,
-  SLAPD_GROUPS,
-  SLAPD_GROUPS_DN,
-  SLAPD_PEOPLE_DN,
-  SLAPD_READER,
-  SLAPD_ROOT_DN,
-  SLAPD_ROOT_PASSWORD,
-  SLAPD_STAFF_DN,
-  SLAPD_UPN_DOMAIN,
-  SLAPD_USERS,
-  initialLdif,
-  type SlapdGroup,
-  type SlapdUser,
-} from './directory.js';
+import * as directory from './directory.js';
+import type { SlapdGroup, SlapdUser } from './directory.js';
 import { SLAPD_PROGRAMS, SlapdUnavailableError, ensureSlapd } from './install.js';
 
 const run = promisify(execFile);
@@ -95,18 +83,6 @@ export interface Slapd {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 const SCHEMA = `attributetype ( 1.3.6.1.4.1.4203.666.11.99.1 NAME 'userPrincipalName'
   EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch
   SYNTAX 1.3.6.1.4.1.1466.115.121.1.15 SINGLE-VALUE )
@@ -133,14 +109,14 @@ TLSCertificateKeyFile ${certs.serverKeyFile}
 TLSVerifyClient ${options.requireClientCert === true ? 'demand' : 'allow'}
 database mdb
 maxsize 268435456
-suffix "${SLAPD_BASE_DN}"
-rootdn "${SLAPD_ROOT_DN}"
-rootpw ${SLAPD_ROOT_PASSWORD}
+suffix "${directory.SLAPD_BASE_DN}"
+rootdn "${directory.SLAPD_ROOT_DN}"
+rootpw ${directory.SLAPD_ROOT_PASSWORD}
 directory ${dir}/db
 index objectClass,uid,cn,memberUid,member,sn,userPrincipalName eq
 overlay memberof
 access to attrs=userPassword by self write by anonymous auth by * none
-access to dn.children="${SLAPD_STAFF_DN}" by users read by * none
+access to dn.children="${directory.SLAPD_STAFF_DN}" by users read by * none
 access to * by * read
 `;
 }
@@ -179,7 +155,7 @@ async function ldapAdd(url: string, ldif: string, dir: string): Promise<void> {
   try {
     await run(
       SLAPD_PROGRAMS.ldapadd,
-      ['-x', '-H', url, '-D', SLAPD_ROOT_DN, '-w', SLAPD_ROOT_PASSWORD, '-f', file],
+      ['-x', '-H', url, '-D', directory.SLAPD_ROOT_DN, '-w', directory.SLAPD_ROOT_PASSWORD, '-f', file],
       {
         timeout: 120_000,
         maxBuffer: 64 * 1024 * 1024,
@@ -228,7 +204,7 @@ async function startOnce(options: StartSlapdOptions, certs: SlapdCertificates): 
   };
   try {
     await Promise.all([waitForPort(port, child, () => stderr), waitForPort(ldapsPort, child, () => stderr)]);
-    await ldapAdd(url, initialLdif() + (options.extraLdif ?? ''), dir);
+    await ldapAdd(url, directory.initialLdif() + (options.extraLdif ?? ''), dir);
   } catch (error) {
     await stop();
     throw error;
@@ -239,23 +215,23 @@ async function startOnce(options: StartSlapdOptions, certs: SlapdCertificates): 
     ldapsLocalhostUrl: `ldaps://localhost:${ldapsPort}`,
     port,
     ldapsPort,
-    baseDn: SLAPD_BASE_DN,
-    peopleDn: SLAPD_PEOPLE_DN,
-    groupsDn: SLAPD_GROUPS_DN,
-    staffDn: SLAPD_STAFF_DN,
-    root: { dn: SLAPD_ROOT_DN, password: SLAPD_ROOT_PASSWORD },
-    reader: { dn: SLAPD_READER.dn, password: SLAPD_READER.password },
-    upnDomain: SLAPD_UPN_DOMAIN,
-    users: SLAPD_USERS,
-    groups: SLAPD_GROUPS,
+    baseDn: directory.SLAPD_BASE_DN,
+    peopleDn: directory.SLAPD_PEOPLE_DN,
+    groupsDn: directory.SLAPD_GROUPS_DN,
+    staffDn: directory.SLAPD_STAFF_DN,
+    root: { dn: directory.SLAPD_ROOT_DN, password: directory.SLAPD_ROOT_PASSWORD },
+    reader: { dn: directory.SLAPD_READER.dn, password: directory.SLAPD_READER.password },
+    upnDomain: directory.SLAPD_UPN_DOMAIN,
+    users: directory.SLAPD_USERS,
+    groups: directory.SLAPD_GROUPS,
     certificates: certs,
     authConfig: {
       url,
-      binddn: SLAPD_READER.dn,
-      bindpass: SLAPD_READER.password,
-      userdn: SLAPD_PEOPLE_DN,
+      binddn: directory.SLAPD_READER.dn,
+      bindpass: directory.SLAPD_READER.password,
+      userdn: directory.SLAPD_PEOPLE_DN,
       userattr: 'uid',
-      groupdn: SLAPD_GROUPS_DN,
+      groupdn: directory.SLAPD_GROUPS_DN,
     },
     dir,
     add: (ldif) => ldapAdd(url, ldif, dir),

@@ -3,11 +3,10 @@
  * directory, `@sked/*` served only from what is published to it (never proxied), everything else
  * proxied from the npm registry the machine uses.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { killGroup } from '../run.ts';
+import { freePort } from '@sked/testkit/net';
+import { spawnGroup } from '../run.ts';
 import { repoRoot } from '../workspace.ts';
 
 /** A running registry. */
@@ -17,18 +16,6 @@ export interface Registry {
   readonly token: string;
   output(): string;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function config(storage: string, uplink: string): string {
@@ -71,22 +58,11 @@ export async function startRegistry(dir: string, uplink: string, timeoutMs = 90_
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}/`;
-    const child = spawn(process.execPath, [bin, '--config', configFile, '--listen', `127.0.0.1:${port}`], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-    let text = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    const close = async (): Promise<void> => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      killGroup(child.pid, 'SIGTERM');
-      const timer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    };
+    const { child, output, close } = spawnGroup(
+      process.execPath,
+      [bin, '--config', configFile, '--listen', `127.0.0.1:${port}`],
+      { env: { ...process.env, NODE_ENV: 'production' }, graceMs: 5_000 },
+    );
     const deadline = Date.now() + timeoutMs;
     let ready = false;
     while (Date.now() < deadline && child.exitCode === null) {
@@ -104,8 +80,8 @@ export async function startRegistry(dir: string, uplink: string, timeoutMs = 90_
     if (!ready) {
       await close();
       // another process took the port between the probe and verdaccio's listen: try another
-      if (attempt < 3 && /EADDRINUSE/.test(text)) continue;
-      throw new Error(`verdaccio did not start on ${url}:\n${text}`);
+      if (attempt < 3 && /EADDRINUSE/.test(output())) continue;
+      throw new Error(`verdaccio did not start on ${url}:\n${output()}`);
     }
     const user = await fetch(`${url}-/user/org.couchdb.user:rehearsal`, {
       method: 'PUT',
@@ -115,8 +91,8 @@ export async function startRegistry(dir: string, uplink: string, timeoutMs = 90_
     const { token } = (await user.json()) as { token?: string };
     if (!user.ok || token === undefined) {
       await close();
-      throw new Error(`verdaccio refused to create the publishing user (${user.status}):\n${text}`);
+      throw new Error(`verdaccio refused to create the publishing user (${user.status}):\n${output()}`);
     }
-    return { url, token, output: () => text, close };
+    return { url, token, output, close };
   }
 }

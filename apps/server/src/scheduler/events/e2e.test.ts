@@ -1,4 +1,5 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { jobFactory } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../http/server.js';
 import type { ClusterEvent } from '../core/index.js';
@@ -90,21 +91,10 @@ async function api(method: string, path: string, body?: unknown): Promise<{ stat
   return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
 
+const serviceJob = jobFactory({ group: { Name: 'group' }, task: { Name: 'task' } });
+
 function job(id: string, count = 1): unknown {
-  return {
-    Job: {
-      ID: id,
-      Type: 'service',
-      Datacenters: ['dc1'],
-      TaskGroups: [
-        {
-          Name: 'group',
-          Count: count,
-          Tasks: [{ Name: 'task', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
-        },
-      ],
-    },
-  };
+  return { Job: serviceJob(id, { group: { Count: count } }) };
 }
 
 const events = (batches: Batch[]): ClusterEvent[] => batches.flatMap((b) => b.Events);
@@ -210,24 +200,14 @@ describe('event stream end to end', () => {
     const nodeId = events(stream.batches).find((e) => e.Type === 'NodeRegistration')?.Key ?? '';
     // Act: a job with a rolling update (a deployment), then the writes around it
     await api('POST', '/v1/jobs', {
-      Job: {
-        ID: 'e2e-kinds',
-        Type: 'service',
-        Datacenters: ['dc1'],
+      Job: serviceJob('e2e-kinds', {
         Update: {
           MaxParallel: 1,
           MinHealthyTime: 1_000_000,
           HealthyDeadline: 60_000_000_000,
           HealthCheck: 'task_states',
         },
-        TaskGroups: [
-          {
-            Name: 'group',
-            Count: 1,
-            Tasks: [{ Name: 'task', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 } }],
-          },
-        ],
-      },
+      }),
     });
     await stream.until(
       (b) => has(b, 'DeploymentStatusUpdate', 'e2e-kinds') && has(b, 'DeploymentAllocHealth', 'e2e-kinds'),

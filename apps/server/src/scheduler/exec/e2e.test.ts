@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../http/server.js';
 import { ExecExposureError } from './bind.js';
@@ -106,26 +107,16 @@ beforeAll(async () => {
   server = await startServer({ schedulerPort: 0, nodes: 1, enableRawExec: true });
   base = new URL(server.scheduler.url);
   const registered = await api('POST', '/v1/jobs', {
-    Job: {
+    Job: makeJob({
       ID: 'e2e-raw',
-      Type: 'service',
-      Datacenters: ['dc1'],
-      TaskGroups: [
-        {
-          Name: 'group',
-          Count: 1,
-          Tasks: [
-            {
-              Name: 'worker',
-              Driver: 'raw_exec',
-              Config: { command: 'sh', args: ['-c', SCRIPT] },
-              Env: { GREETING: 'from the job' },
-              Resources: { CPU: 100, MemoryMB: 64 },
-            },
-          ],
-        },
-      ],
-    },
+      group: { Name: 'group' },
+      task: {
+        Name: 'worker',
+        Driver: 'raw_exec',
+        Config: { command: 'sh', args: ['-c', SCRIPT] },
+        Env: { GREETING: 'from the job' },
+      },
+    }),
   });
   if (registered.status !== 200)
     throw new Error(`job registration failed: ${JSON.stringify(registered.json)}`);

@@ -6,17 +6,7 @@ let allocs: { ID: string; ClientStatus: string; Namespace: string }[];
 
 beforeAll(async () => {
   t = await startTestServer();
-  const job = jobInput('alloc-job', {
-    TaskGroups: [
-      {
-        Name: 'g',
-        Count: 3,
-        Tasks: [
-          { Name: 't', Driver: 'mock', Config: { run_for: '1h' }, Resources: { CPU: 100, MemoryMB: 64 } },
-        ],
-      },
-    ],
-  });
+  const job = jobInput('alloc-job', { group: { Count: 3 } });
   const res = await t.request('POST', '/v1/jobs', { body: { Job: job } });
   ensureOk(res);
   await t.request('POST', '/v1/jobs', { body: { Job: jobInput('alloc-other', { Namespace: 'other' }) } });

@@ -124,11 +124,7 @@ describe('job writes', () => {
     const before = t.index();
     const res = await t.request('POST', '/v1/job/plan-me/plan', {
       body: {
-        Job: jobInput('plan-me', {
-          TaskGroups: [
-            { Name: 'g', Count: 3, Tasks: [{ Name: 't', Driver: 'mock', Config: { run_for: '1h' } }] },
-          ],
-        }),
+        Job: jobInput('plan-me', { group: { Count: 3 } }),
         Diff: true,
       },
     });

@@ -155,21 +155,7 @@ describe('volumes in use', () => {
       await t.request('POST', '/v1/jobs', {
         body: {
           Job: jobInput('uses-volume', {
-            TaskGroups: [
-              {
-                Name: 'g',
-                Count: 1,
-                Volumes: { data: { Name: 'data', Type: 'csi', Source: 'claimed', ReadOnly: false } },
-                Tasks: [
-                  {
-                    Name: 't',
-                    Driver: 'mock',
-                    Config: { run_for: '1h' },
-                    Resources: { CPU: 100, MemoryMB: 64 },
-                  },
-                ],
-              },
-            ],
+            group: { Volumes: { data: { Name: 'data', Type: 'csi', Source: 'claimed', ReadOnly: false } } },
           }),
         },
       }),

@@ -1,7 +1,10 @@
+import { jobFactory } from '@sked/testkit';
 import { describe, expect, it } from 'vitest';
 
 import type { Allocation } from '../types.js';
 import { schedulerHarness } from '../test/scheduler-harness.js';
+
+const serviceJob = jobFactory({ task: { Name: 'srv', Config: { run_for: '1h' } } });
 
 /** A service job with one group `web` of `count` mock tasks (100 MHz, 64 MB each). */
 const service = (
@@ -9,22 +12,7 @@ const service = (
   count: number,
   extra: Record<string, unknown> = {},
   group: Record<string, unknown> = {},
-) => ({
-  ID: id,
-  Type: 'service',
-  Datacenters: ['dc1'],
-  TaskGroups: [
-    {
-      Name: 'web',
-      Count: count,
-      Tasks: [
-        { Name: 'srv', Driver: 'mock', Config: { run_for: '1h' }, Resources: { CPU: 100, MemoryMB: 64 } },
-      ],
-      ...group,
-    },
-  ],
-  ...extra,
-});
+) => serviceJob(id, { ...extra, group: { Count: count, ...group } });
 
 const running = (a: Allocation): Allocation => ({ ...a, ClientStatus: 'running' });
 

@@ -1,5 +1,6 @@
 import { createCluster, type Cluster, type ClusterOptions } from '../cluster.js';
 import { manualClock, type ManualClock } from '../clock.js';
+import { jobFactory } from '@sked/testkit';
 import { expect } from 'vitest';
 
 import { ClusterError } from '../errors.js';
@@ -41,47 +42,28 @@ export function testCluster(options: Partial<ClusterOptions> = {}): TestCluster 
   };
 }
 
-/** A minimal service job with mock tasks. */
+const service = jobFactory({ group: { Count: 2 } });
+const batch = jobFactory({ Type: 'batch', group: { Name: 'work' }, task: { Name: 'job' } });
+
+/** A minimal service job with mock tasks: group `web` of 2 `server` tasks (`@sked/testkit` makeJob). */
 export function serviceJob(
   id: string,
   overrides: Record<string, unknown> = {},
   task: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return {
-    ID: id,
-    Type: 'service',
-    Datacenters: ['dc1'],
-    TaskGroups: [
-      {
-        Name: 'web',
-        Count: 2,
-        Tasks: [
-          { Name: 'server', Driver: 'mock', Config: {}, Resources: { CPU: 100, MemoryMB: 64 }, ...task },
-        ],
-      },
-    ],
-    ...overrides,
-  };
+  return service(id, { ...(overrides['TaskGroups'] === undefined ? { task } : {}), ...overrides });
 }
 
+/** A batch job: group `work` of one `job` task running the mock driver with `config`. */
 export function batchJob(
   id: string,
   config: Record<string, unknown> = { run_for: '1s' },
   overrides: Record<string, unknown> = {},
 ): Record<string, unknown> {
-  return {
-    ID: id,
-    Type: 'batch',
-    Datacenters: ['dc1'],
-    TaskGroups: [
-      {
-        Name: 'work',
-        Count: 1,
-        Tasks: [{ Name: 'job', Driver: 'mock', Config: config, Resources: { CPU: 100, MemoryMB: 64 } }],
-      },
-    ],
+  return batch(id, {
+    ...(overrides['TaskGroups'] === undefined ? { task: { Config: config } } : {}),
     ...overrides,
-  };
+  });
 }
 
 /** Asserts that `fn` throws a ClusterError with this status and message. */

@@ -1,0 +1,126 @@
+import type { Transport } from '@sked/http';
+import { attempt, commonQuery, flag, path, send } from '../internal/request.js';
+import {
+  requireBoolean,
+  requireInteger,
+  requireObject,
+  requireString,
+  requireStringMap,
+} from '../internal/validate.js';
+import type { JobsApi } from './api.js';
+import { encodePayload, jobIdOf } from './bodies.js';
+
+/** The endpoints that act on a stored job: dispatch, revert, stable, evaluate, periodic force, stop. */
+export function createJobActions(
+  transport: Transport,
+): Pick<JobsApi, 'dispatch' | 'revert' | 'stable' | 'evaluate' | 'periodicForce' | 'stop'> {
+  return {
+    dispatch: (jobId, options = {}) =>
+      attempt(() => {
+        const id = jobIdOf(jobId);
+        const body: Record<string, unknown> = {};
+        if (options.payload !== undefined) body['Payload'] = encodePayload(options.payload);
+        if (options.meta !== undefined) body['Meta'] = requireStringMap(options.meta, 'meta');
+        if (options.idPrefixTemplate !== undefined) {
+          body['IdPrefixTemplate'] = requireString(options.idPrefixTemplate, 'idPrefixTemplate');
+        }
+        return send(
+          transport,
+          {
+            method: 'POST',
+            path: path`/v1/job/${id}/dispatch`,
+            query: {
+              ...commonQuery(options),
+              IdempotencyToken:
+                options.idempotencyToken === undefined
+                  ? undefined
+                  : requireString(options.idempotencyToken, 'idempotencyToken'),
+            },
+            body,
+          },
+          options,
+        );
+      }),
+    revert: (jobId, version, options = {}) =>
+      attempt(() => {
+        const id = jobIdOf(jobId);
+        const body: Record<string, unknown> = { JobID: id, JobVersion: requireInteger(version, 'version') };
+        if (options.enforcePriorVersion !== undefined) {
+          body['EnforcePriorVersion'] = requireInteger(options.enforcePriorVersion, 'enforcePriorVersion');
+        }
+        if (options.meshToken !== undefined)
+          body['MeshToken'] = requireString(options.meshToken, 'meshToken');
+        if (options.secretsToken !== undefined) {
+          body['SecretsToken'] = requireString(options.secretsToken, 'secretsToken');
+        }
+        return send(
+          transport,
+          { method: 'POST', path: path`/v1/job/${id}/revert`, query: commonQuery(options), body },
+          options,
+        );
+      }),
+    stable: (jobId, stability, options = {}) =>
+      attempt(() => {
+        const id = jobIdOf(jobId);
+        const given = requireObject(stability, 'stability');
+        const body = {
+          JobID: id,
+          JobVersion: requireInteger(given['version'], 'stability.version'),
+          Stable: requireBoolean(given['stable'], 'stability.stable'),
+        };
+        return send(
+          transport,
+          { method: 'POST', path: path`/v1/job/${id}/stable`, query: commonQuery(options), body },
+          options,
+        );
+      }),
+    evaluate: (jobId, options = {}) =>
+      attempt(() => {
+        const id = jobIdOf(jobId);
+        const body: Record<string, unknown> = { JobID: id };
+        if (options.forceReschedule !== undefined) {
+          body['EvalOptions'] = {
+            ForceReschedule: requireBoolean(options.forceReschedule, 'forceReschedule'),
+          };
+        }
+        return send(
+          transport,
+          { method: 'POST', path: path`/v1/job/${id}/evaluate`, query: commonQuery(options), body },
+          options,
+        );
+      }),
+    periodicForce: (jobId, options = {}) =>
+      attempt(() =>
+        send(
+          transport,
+          {
+            method: 'POST',
+            path: path`/v1/job/${jobIdOf(jobId)}/periodic/force`,
+            query: commonQuery(options),
+          },
+          options,
+        ),
+      ),
+    stop: (jobId, options = {}) =>
+      attempt(() =>
+        send(
+          transport,
+          {
+            method: 'DELETE',
+            path: path`/v1/job/${jobIdOf(jobId)}`,
+            query: {
+              ...commonQuery(options),
+              purge: flag(options.purge, 'purge'),
+              global: flag(options.global, 'global'),
+              eval_priority:
+                options.evalPriority === undefined
+                  ? undefined
+                  : requireInteger(options.evalPriority, 'evalPriority', 1, 100),
+              no_shutdown_delay: flag(options.noShutdownDelay, 'noShutdownDelay'),
+            },
+          },
+          options,
+        ),
+      ),
+  };
+}

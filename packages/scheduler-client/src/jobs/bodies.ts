@@ -1,0 +1,81 @@
+/** Request bodies and checks the job endpoints share: IDs, registration bodies, dispatch payloads. */
+import type { JobInput } from '@sked/model';
+import { InvalidRequestError } from '../errors.js';
+import { quote, requireBoolean, requireId, requireInteger, requireObject } from '../internal/validate.js';
+import type { RequestOptions } from '../options.js';
+import type { JobRegisterOptions } from './options.js';
+
+/** The largest dispatch payload, in decoded bytes. */
+const maxDispatchPayload = 16384;
+const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+export function jobIdOf(jobId: unknown): string {
+  return requireId(jobId, 'jobId', 'Job ID');
+}
+
+export function idOfJob(job: unknown): string {
+  const body = requireObject(job, 'job');
+  return requireId(body['ID'], 'job.ID', 'Job ID (job.ID)');
+}
+
+export function registerBody(job: JobInput, options: JobRegisterOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { Job: job };
+  if (options.enforceIndex !== undefined) {
+    body['EnforceIndex'] = true;
+    body['JobModifyIndex'] = requireInteger(options.enforceIndex, 'enforceIndex');
+  }
+  if (options.evalPriority !== undefined) {
+    body['EvalPriority'] = requireInteger(options.evalPriority, 'evalPriority', 1, 100);
+  }
+  if (options.policyOverride !== undefined) {
+    body['PolicyOverride'] = requireBoolean(options.policyOverride, 'policyOverride');
+  }
+  if (options.preserveCounts !== undefined) {
+    body['PreserveCounts'] = requireBoolean(options.preserveCounts, 'preserveCounts');
+  }
+  if (options.submission !== undefined) {
+    body['Submission'] = requireObject(options.submission, 'submission');
+  }
+  return body;
+}
+
+/** The namespace of a registration: the option, else the job's own, else the transport's. */
+export function registerNamespace(job: JobInput, options: RequestOptions): RequestOptions {
+  const own = (job as { Namespace?: unknown }).Namespace;
+  if (options.namespace !== undefined || typeof own !== 'string' || own === '') return options;
+  return { ...options, namespace: own };
+}
+
+export function encodePayload(payload: Uint8Array | string): string {
+  if (typeof payload === 'string') {
+    if (!base64Pattern.test(payload)) {
+      throw new InvalidRequestError(
+        `payload must be bytes or a base64 string, but ${quote(payload.length > 40 ? `${payload.slice(0, 40)}…` : payload)} is not valid base64.`,
+        'payload',
+        payload,
+      );
+    }
+    const size = (payload.length / 4) * 3 - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);
+    checkPayloadSize(size, payload);
+    return payload;
+  }
+  if (!(payload instanceof Uint8Array)) {
+    throw new InvalidRequestError(
+      `payload must be bytes or a base64 string, but got ${quote(payload)}.`,
+      'payload',
+      payload,
+    );
+  }
+  checkPayloadSize(payload.byteLength, payload);
+  return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('base64');
+}
+
+function checkPayloadSize(size: number, payload: unknown): void {
+  if (size > maxDispatchPayload) {
+    throw new InvalidRequestError(
+      `payload is ${size} bytes, more than the ${maxDispatchPayload} bytes a dispatch payload may hold.`,
+      'payload',
+      payload,
+    );
+  }
+}

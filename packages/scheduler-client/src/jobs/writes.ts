@@ -1,0 +1,90 @@
+import type { Transport } from '@sked/http';
+import type { JobInput } from '@sked/model';
+import { InvalidRequestError } from '../errors.js';
+import { attempt, commonQuery, path, send } from '../internal/request.js';
+import {
+  quote,
+  requireBoolean,
+  requireNonEmpty,
+  requireObject,
+  requireString,
+  requireStringMap,
+} from '../internal/validate.js';
+import type { JobsApi } from './api.js';
+import { idOfJob, jobIdOf, registerBody, registerNamespace } from './bodies.js';
+
+/** The endpoints that submit a job: create, parse, update and plan. */
+export function createJobWrites(transport: Transport): Pick<JobsApi, 'create' | 'parse' | 'update' | 'plan'> {
+  return {
+    create: (job, options = {}) =>
+      attempt(() => {
+        idOfJob(job);
+        const effective = registerNamespace(job, options);
+        return send(
+          transport,
+          {
+            method: 'POST',
+            path: '/v1/jobs',
+            query: commonQuery(effective),
+            body: registerBody(job, options),
+          },
+          effective,
+        );
+      }),
+    parse: (source, options = {}) =>
+      attempt(() => {
+        const body: Record<string, unknown> = { JobHCL: requireNonEmpty(source, 'source') };
+        if (options.canonicalize !== undefined)
+          body['Canonicalize'] = requireBoolean(options.canonicalize, 'canonicalize');
+        if (options.variables !== undefined)
+          body['Variables'] = requireString(options.variables, 'variables');
+        if (options.variableFlags !== undefined) {
+          body['VariableFlags'] = requireStringMap(options.variableFlags, 'variableFlags');
+        }
+        if (options.hclv1 !== undefined) body['HCLv1'] = requireBoolean(options.hclv1, 'hclv1');
+        return send(
+          transport,
+          { method: 'POST', path: '/v1/jobs/parse', query: commonQuery(options), body },
+          options,
+        );
+      }),
+    update: (jobId, job, options = {}) =>
+      attempt(() => {
+        const id = jobIdOf(jobId);
+        const body = requireObject(job, 'job');
+        if (body['ID'] !== undefined && body['ID'] !== id) {
+          throw new InvalidRequestError(
+            `job.ID ${quote(body['ID'])} does not match the job ID ${quote(id)} of the path.`,
+            'job.ID',
+            body['ID'],
+          );
+        }
+        const effective = registerNamespace(job, options);
+        return send(
+          transport,
+          {
+            method: 'POST',
+            path: path`/v1/job/${id}`,
+            query: commonQuery(effective),
+            body: registerBody(body['ID'] === undefined ? ({ ...job, ID: id } as JobInput) : job, options),
+          },
+          effective,
+        );
+      }),
+    plan: (job, options = {}) =>
+      attempt(() => {
+        const id = idOfJob(job);
+        const body: Record<string, unknown> = { Job: job };
+        if (options.diff !== undefined) body['Diff'] = requireBoolean(options.diff, 'diff');
+        if (options.policyOverride !== undefined) {
+          body['PolicyOverride'] = requireBoolean(options.policyOverride, 'policyOverride');
+        }
+        const effective = registerNamespace(job, options);
+        return send(
+          transport,
+          { method: 'POST', path: path`/v1/job/${id}/plan`, query: commonQuery(effective), body },
+          effective,
+        );
+      }),
+  };
+}
