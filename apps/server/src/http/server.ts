@@ -7,8 +7,12 @@ import {
   parseAclConfig,
   type AclConfig,
 } from '../scheduler/acl/index.js';
-import { ClusterError, createCluster } from '../scheduler/core/index.js';
-import { createEventBroker, registerEventStreamRoute } from '../scheduler/events/index.js';
+import { ClusterError, createCluster, type Cluster } from '../scheduler/core/index.js';
+import {
+  createEventBroker,
+  registerEventStreamRoute,
+  type EventBroker,
+} from '../scheduler/events/index.js';
 import {
   assertExecExposureAllowed,
   registerExecRoute,
@@ -160,20 +164,17 @@ function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAll
 }
 
 /**
- * Starts the sample server.
- * @param options - Listener, cluster and ACL options.
- * @returns The running server.
- * @throws {@link AclConfigError} for an invalid ACL token file; the listen error for a port in use.
+ * Opens the data dir (when asked for) and creates the cluster on it, its events going to the broker.
+ * @param options - The server's options.
+ * @param broker - The event stream's broker.
+ * @param region - The server's region.
+ * @returns The durable state (undefined in memory) and the cluster.
  */
-export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
-  const region = options.region ?? 'global';
-  const host = options.bind ?? '127.0.0.1';
-  const { config, bootstrapSecret } = resolveAclConfig(options);
-  const acl = createAcl(config);
-  assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
-  // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
-  // while the cluster is created) are in the event stream's buffer.
-  const broker = createEventBroker();
+function openCluster(
+  options: StartServerOptions,
+  broker: EventBroker,
+  region: string,
+): { durable: Durable | undefined; cluster: Cluster } {
   const durable: Durable | undefined =
     options.dataDir === undefined
       ? undefined
@@ -196,6 +197,25 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
           },
         }),
   });
+  return { durable, cluster };
+}
+
+/**
+ * Starts the sample server.
+ * @param options - Listener, cluster and ACL options.
+ * @returns The running server.
+ * @throws {@link AclConfigError} for an invalid ACL token file; the listen error for a port in use.
+ */
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const region = options.region ?? 'global';
+  const host = options.bind ?? '127.0.0.1';
+  const { config, bootstrapSecret } = resolveAclConfig(options);
+  const acl = createAcl(config);
+  assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
+  // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
+  // while the cluster is created) are in the event stream's buffer.
+  const broker = createEventBroker();
+  const { durable, cluster } = openCluster(options, broker, region);
   const shutdown = new AbortController();
   const app = createHttpApp({
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
