@@ -1,9 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import {
-  PeeringState,
-  type PeeringEstablishRequest,
-  type PeeringGenerateTokenRequest,
-} from '@sked/model';
+import { PeeringState, type PeeringEstablishRequest, type PeeringGenerateTokenRequest } from '@sked/model';
 import { badRequest } from '../http/errors.js';
 import { exchange, type ExchangeLimits } from './dialer.js';
 import { DEFAULT_PARTITION } from './names.js';
@@ -53,60 +49,60 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * @returns The token, for the peer's establish call.
  */
 export function generateToken(ctx: MeshContext, body: PeeringGenerateTokenRequest): string {
-    const name = body.PeerName;
-    const external = body.ServerExternalAddresses ?? null;
-    if (external !== null) {
-      if (external.length > MAX_ADDRESSES) {
-        throw badRequest(`ServerExternalAddresses names more than ${MAX_ADDRESSES} addresses`);
-      }
-      external.forEach((address, i) => {
-        const problem = addressProblem(address);
-        if (problem !== undefined) throw badRequest(`ServerExternalAddresses[${i}]: ${problem}`);
-      });
+  const name = body.PeerName;
+  const external = body.ServerExternalAddresses ?? null;
+  if (external !== null) {
+    if (external.length > MAX_ADDRESSES) {
+      throw badRequest(`ServerExternalAddresses names more than ${MAX_ADDRESSES} addresses`);
     }
-    const existing = ctx.store.get(DEFAULT_PARTITION, name);
-    if (existing !== undefined) {
-      if (existing.State === PeeringState.Terminated) {
-        throw badRequest(
-          `The peering ${JSON.stringify(name)} is being deleted; generate a token once it is gone`,
-        );
-      }
-      if (existing.State === PeeringState.Active) {
-        throw badRequest(
-          `The peering ${JSON.stringify(name)} is ACTIVE: delete it before generating a new token for that name`,
-        );
-      }
-      if (existing.role === 'dialer') {
-        throw badRequest(
-          `${JSON.stringify(name)} names a peering this server established with the peer's token; delete it first`,
-        );
-      }
-    }
-    const secret = randomUUID();
-    const peering = ctx.put({
-      ID: existing?.ID ?? randomUUID(),
-      Name: name,
-      Partition: DEFAULT_PARTITION,
-      State: PeeringState.Initial,
-      PeerID: existing?.PeerID ?? '',
-      PeerServerName: existing?.PeerServerName ?? '',
-      PeerServerAddresses: existing?.PeerServerAddresses ?? null,
-      Meta: body.Meta ?? existing?.Meta ?? null,
-      Remote: existing?.Remote ?? { Partition: '', Datacenter: '' },
-      DeletedAt: null,
-      role: 'acceptor',
-      establishmentSecret: secret,
-      streamSecret: existing?.streamSecret ?? null,
-    });
-    return encodeToken({
-      CA: null,
-      ServerAddresses: external ?? ctx.ownAddresses(),
-      ServerName: ctx.serverName,
-      PeerID: peering.ID,
-      EstablishmentSecret: secret,
-      Remote: { Partition: DEFAULT_PARTITION, Datacenter: ctx.datacenter },
+    external.forEach((address, i) => {
+      const problem = addressProblem(address);
+      if (problem !== undefined) throw badRequest(`ServerExternalAddresses[${i}]: ${problem}`);
     });
   }
+  const existing = ctx.store.get(DEFAULT_PARTITION, name);
+  if (existing !== undefined) {
+    if (existing.State === PeeringState.Terminated) {
+      throw badRequest(
+        `The peering ${JSON.stringify(name)} is being deleted; generate a token once it is gone`,
+      );
+    }
+    if (existing.State === PeeringState.Active) {
+      throw badRequest(
+        `The peering ${JSON.stringify(name)} is ACTIVE: delete it before generating a new token for that name`,
+      );
+    }
+    if (existing.role === 'dialer') {
+      throw badRequest(
+        `${JSON.stringify(name)} names a peering this server established with the peer's token; delete it first`,
+      );
+    }
+  }
+  const secret = randomUUID();
+  const peering = ctx.put({
+    ID: existing?.ID ?? randomUUID(),
+    Name: name,
+    Partition: DEFAULT_PARTITION,
+    State: PeeringState.Initial,
+    PeerID: existing?.PeerID ?? '',
+    PeerServerName: existing?.PeerServerName ?? '',
+    PeerServerAddresses: existing?.PeerServerAddresses ?? null,
+    Meta: body.Meta ?? existing?.Meta ?? null,
+    Remote: existing?.Remote ?? { Partition: '', Datacenter: '' },
+    DeletedAt: null,
+    role: 'acceptor',
+    establishmentSecret: secret,
+    streamSecret: existing?.streamSecret ?? null,
+  });
+  return encodeToken({
+    CA: null,
+    ServerAddresses: external ?? ctx.ownAddresses(),
+    ServerName: ctx.serverName,
+    PeerID: peering.ID,
+    EstablishmentSecret: secret,
+    Remote: { Partition: DEFAULT_PARTITION, Datacenter: ctx.datacenter },
+  });
+}
 
 /**
  * `POST /v1/peering/establish`: exchanges the token's one-time secret with the peer for a stream
@@ -114,63 +110,58 @@ export function generateToken(ctx: MeshContext, body: PeeringGenerateTokenReques
  * @param ctx - The service.
  * @param body - The request.
  */
-export async function establishPeering(
-  ctx: MeshContext,
-  body: PeeringEstablishRequest,
-): Promise<void> {
-    const name = body.PeerName;
-    const token = decodeToken(body.PeeringToken);
-    if (token.ServerName === ctx.serverName) {
-      throw badRequest(
-        'The token was generated by this same server: establish with it on the peer cluster',
-      );
-    }
-    const existing = ctx.store.get(DEFAULT_PARTITION, name);
-    if (existing !== undefined) {
-      throw badRequest(
-        existing.State === PeeringState.Terminated
-          ? `The peering ${JSON.stringify(name)} is being deleted; establish again once it is gone`
-          : `A peering named ${JSON.stringify(name)} already exists (state ${existing.State}); delete it first`,
-      );
-    }
-    if (ctx.establishing.has(name)) {
-      throw badRequest(`An establishment of ${JSON.stringify(name)} is already in progress`);
-    }
-    ctx.establishing.add(name);
-    try {
-      const id = randomUUID();
-      const streamSecret = await exchange(
-        token.ServerAddresses,
-        {
-          PeerID: token.PeerID,
-          EstablishmentSecret: token.EstablishmentSecret,
-          ID: id,
-          ServerName: ctx.serverName,
-          ServerAddresses: ctx.ownAddresses(),
-          Remote: { Partition: DEFAULT_PARTITION, Datacenter: ctx.datacenter },
-        },
-        ctx.exchangeLimits,
-      );
-      ctx.put({
-        ID: id,
-        Name: name,
-        Partition: DEFAULT_PARTITION,
-        State: PeeringState.Initial,
-        PeerID: token.PeerID,
-        PeerServerName: token.ServerName,
-        PeerServerAddresses: token.ServerAddresses,
-        Meta: body.Meta ?? null,
-        Remote: token.Remote,
-        DeletedAt: null,
-        role: 'dialer',
-        establishmentSecret: null,
-        streamSecret,
-      });
-      ctx.startDialer(id);
-    } finally {
-      ctx.establishing.delete(name);
-    }
+export async function establishPeering(ctx: MeshContext, body: PeeringEstablishRequest): Promise<void> {
+  const name = body.PeerName;
+  const token = decodeToken(body.PeeringToken);
+  if (token.ServerName === ctx.serverName) {
+    throw badRequest('The token was generated by this same server: establish with it on the peer cluster');
   }
+  const existing = ctx.store.get(DEFAULT_PARTITION, name);
+  if (existing !== undefined) {
+    throw badRequest(
+      existing.State === PeeringState.Terminated
+        ? `The peering ${JSON.stringify(name)} is being deleted; establish again once it is gone`
+        : `A peering named ${JSON.stringify(name)} already exists (state ${existing.State}); delete it first`,
+    );
+  }
+  if (ctx.establishing.has(name)) {
+    throw badRequest(`An establishment of ${JSON.stringify(name)} is already in progress`);
+  }
+  ctx.establishing.add(name);
+  try {
+    const id = randomUUID();
+    const streamSecret = await exchange(
+      token.ServerAddresses,
+      {
+        PeerID: token.PeerID,
+        EstablishmentSecret: token.EstablishmentSecret,
+        ID: id,
+        ServerName: ctx.serverName,
+        ServerAddresses: ctx.ownAddresses(),
+        Remote: { Partition: DEFAULT_PARTITION, Datacenter: ctx.datacenter },
+      },
+      ctx.exchangeLimits,
+    );
+    ctx.put({
+      ID: id,
+      Name: name,
+      Partition: DEFAULT_PARTITION,
+      State: PeeringState.Initial,
+      PeerID: token.PeerID,
+      PeerServerName: token.ServerName,
+      PeerServerAddresses: token.ServerAddresses,
+      Meta: body.Meta ?? null,
+      Remote: token.Remote,
+      DeletedAt: null,
+      role: 'dialer',
+      establishmentSecret: null,
+      streamSecret,
+    });
+    ctx.startDialer(id);
+  } finally {
+    ctx.establishing.delete(name);
+  }
+}
 
 /**
  * The peer's establishment exchange: checks the one-time secret and issues the stream secret.
@@ -179,49 +170,49 @@ export async function establishPeering(
  * @returns The stream secret.
  */
 export function acceptExchange(ctx: MeshContext, body: unknown): { StreamSecret: string } {
-    const refused = (): never => {
-      throw badRequest(
-        'The establishment secret is invalid, already used or rotated: generate a new token on this cluster',
-      );
-    };
-    if (!isRecord(body)) throw badRequest('The exchange body must be a JSON object');
-    const { PeerID, EstablishmentSecret, ID, ServerName, ServerAddresses, Remote } = body;
-    if (!isUuid(PeerID) || typeof EstablishmentSecret !== 'string') return refused();
-    if (!isUuid(ID)) throw badRequest('ID must be a UUID');
-    if (typeof ServerName !== 'string' || ServerName === '' || ServerName.length > 255) {
-      throw badRequest('ServerName must be a non-empty string');
-    }
-    if (!Array.isArray(ServerAddresses) || ServerAddresses.length > MAX_ADDRESSES) {
-      throw badRequest(`ServerAddresses must be an array of at most ${MAX_ADDRESSES} addresses`);
-    }
-    ServerAddresses.forEach((address: unknown, i) => {
-      const problem = addressProblem(address);
-      if (problem !== undefined) throw badRequest(`ServerAddresses[${i}]: ${problem}`);
-    });
-    if (
-      !isRecord(Remote) ||
-      typeof Remote['Datacenter'] !== 'string' ||
-      typeof Remote['Partition'] !== 'string'
-    ) {
-      throw badRequest('Remote must be an object with Partition and Datacenter');
-    }
-    const peering = ctx.store.getById(PeerID);
-    const expected = peering?.establishmentSecret ?? null;
-    if (peering === undefined || peering.State === PeeringState.Terminated || expected === null)
-      return refused();
-    if (!sameSecret(expected, EstablishmentSecret)) return refused();
-    const streamSecret = randomUUID();
-    ctx.put({
-      ...peering,
-      establishmentSecret: null,
-      streamSecret,
-      PeerID: ID,
-      PeerServerName: ServerName,
-      PeerServerAddresses: ServerAddresses as string[],
-      Remote: {
-        Partition: Remote['Partition'].slice(0, 128) || DEFAULT_PARTITION,
-        Datacenter: Remote['Datacenter'].slice(0, 128),
-      },
-    });
-    return { StreamSecret: streamSecret };
+  const refused = (): never => {
+    throw badRequest(
+      'The establishment secret is invalid, already used or rotated: generate a new token on this cluster',
+    );
+  };
+  if (!isRecord(body)) throw badRequest('The exchange body must be a JSON object');
+  const { PeerID, EstablishmentSecret, ID, ServerName, ServerAddresses, Remote } = body;
+  if (!isUuid(PeerID) || typeof EstablishmentSecret !== 'string') return refused();
+  if (!isUuid(ID)) throw badRequest('ID must be a UUID');
+  if (typeof ServerName !== 'string' || ServerName === '' || ServerName.length > 255) {
+    throw badRequest('ServerName must be a non-empty string');
   }
+  if (!Array.isArray(ServerAddresses) || ServerAddresses.length > MAX_ADDRESSES) {
+    throw badRequest(`ServerAddresses must be an array of at most ${MAX_ADDRESSES} addresses`);
+  }
+  ServerAddresses.forEach((address: unknown, i) => {
+    const problem = addressProblem(address);
+    if (problem !== undefined) throw badRequest(`ServerAddresses[${i}]: ${problem}`);
+  });
+  if (
+    !isRecord(Remote) ||
+    typeof Remote['Datacenter'] !== 'string' ||
+    typeof Remote['Partition'] !== 'string'
+  ) {
+    throw badRequest('Remote must be an object with Partition and Datacenter');
+  }
+  const peering = ctx.store.getById(PeerID);
+  const expected = peering?.establishmentSecret ?? null;
+  if (peering === undefined || peering.State === PeeringState.Terminated || expected === null)
+    return refused();
+  if (!sameSecret(expected, EstablishmentSecret)) return refused();
+  const streamSecret = randomUUID();
+  ctx.put({
+    ...peering,
+    establishmentSecret: null,
+    streamSecret,
+    PeerID: ID,
+    PeerServerName: ServerName,
+    PeerServerAddresses: ServerAddresses as string[],
+    Remote: {
+      Partition: Remote['Partition'].slice(0, 128) || DEFAULT_PARTITION,
+      Datacenter: Remote['Datacenter'].slice(0, 128),
+    },
+  });
+  return { StreamSecret: streamSecret };
+}
