@@ -8,11 +8,7 @@ import {
   type AclConfig,
 } from '../scheduler/acl/index.js';
 import { ClusterError, createCluster, type Cluster } from '../scheduler/core/index.js';
-import {
-  createEventBroker,
-  registerEventStreamRoute,
-  type EventBroker,
-} from '../scheduler/events/index.js';
+import { createEventBroker, registerEventStreamRoute, type EventBroker } from '../scheduler/events/index.js';
 import {
   assertExecExposureAllowed,
   registerExecRoute,
