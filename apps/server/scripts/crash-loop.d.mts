@@ -6,6 +6,8 @@ export interface CrashLoopOptions {
   readonly clients: number;
   /** Ends the loop after this many seconds even before `kills` (0: no limit). */
   readonly seconds?: number;
+  /** Kills made before `seconds` can end the loop, however long they take. @defaultValue 1 */
+  readonly minKills?: number;
   /** Seed of the random choices. */
   readonly seed?: number;
   /** Receives a line per kill. */
