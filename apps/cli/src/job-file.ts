@@ -54,7 +54,12 @@ export function parseJson(content: string, name: string, hint: string = JOB_FILE
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+/**
+ * Whether a parsed JSON value is an object (not null, not an array).
+ * @param value - Any value.
+ * @returns Whether it is a record of fields.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

@@ -4,13 +4,9 @@ import { Command } from 'commander';
 import { schedulerContext } from '../context.js';
 import { CliError } from '../errors.js';
 import { handler } from '../handler.js';
-import { looksLikeJson, parseJson, readInput } from '../job-file.js';
+import { isRecord, looksLikeJson, parseJson, readInput } from '../job-file.js';
 import { keyValues, table, toJson } from '../output.js';
 import { allocTable } from './job-read.js';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** The volumes of a file: a bare volume, `{"Volume": ...}` or `{"Volumes": [...]}`. */
 export function volumesOf(value: unknown, name: string): CsiVolumeInput[] {

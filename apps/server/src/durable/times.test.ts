@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { manualClock, type ManualClock } from '../scheduler/core/clock.js';
 import { createCluster } from '../scheduler/core/index.js';
-import { batchJob, seeded } from '../scheduler/core/test/helpers.js';
+import { batchJob, seeded, SHORT_GC as gc } from '../scheduler/core/test/helpers.js';
 import { openDurable } from './index.js';
 
 const dirs: string[] = [];
@@ -18,14 +18,6 @@ function freshDir(): string {
   dirs.push(dir);
   return dir;
 }
-
-const gc = {
-  evalThresholdMs: 1000,
-  batchEvalThresholdMs: 5000,
-  jobThresholdMs: 2000,
-  deploymentThresholdMs: 1000,
-  intervalMs: 600_000,
-};
 
 function run(clock: ManualClock, ms: number): void {
   for (let t = 0; t < ms; t += 10) clock.advance(10);

@@ -1,10 +1,11 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { PeeringState, type PeeringEstablishRequest, type PeeringGenerateTokenRequest } from '@sked/model';
 import { badRequest } from '../http/errors.js';
 import { exchange, type ExchangeLimits } from './dialer.js';
 import { DEFAULT_PARTITION } from './names.js';
 import type { PeeringDraft, PeeringStore, StoredPeering } from './store.js';
 import { addressProblem, decodeToken, encodeToken, isUuid, MAX_ADDRESSES } from './token.js';
+import { isRecord, sameSecret } from '../http/guards.js';
 
 /** What the peering operations below need from the service that holds them. */
 export interface MeshContext {
@@ -24,22 +25,6 @@ export interface MeshContext {
   ownAddresses(): readonly string[];
   /** Starts the dialing loop of a peering. */
   startDialer(id: string): void;
-}
-
-/**
- * Compares two secrets in constant time.
- * @param a - One secret.
- * @param b - The other.
- * @returns Whether they are equal.
- */
-export function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

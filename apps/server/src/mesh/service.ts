@@ -8,15 +8,10 @@ import { createIndexWatch, type IndexWatch } from '@sked/query';
 import type { WebSocket } from 'ws';
 import { createDialer, DEFAULT_EXCHANGE_LIMITS, type ExchangeLimits } from './dialer.js';
 import { DEFAULT_PARTITION } from './names.js';
-import {
-  acceptExchange,
-  establishPeering,
-  generateToken,
-  sameSecret,
-  type MeshContext,
-} from './operations.js';
+import { acceptExchange, establishPeering, generateToken, type MeshContext } from './operations.js';
 import type { PeeringDraft, PeeringStore, StoredPeering } from './store.js';
 import { createStreamHub } from './streams.js';
+import { sameSecret } from '../http/guards.js';
 import { toWire } from './wire.js';
 
 /** Options of {@link createMeshService}. */

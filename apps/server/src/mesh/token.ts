@@ -1,4 +1,5 @@
 import { badRequest } from '../http/errors.js';
+import { isRecord } from '../http/guards.js';
 
 /** What a peering token carries (base64 of this JSON). */
 export interface PeeringTokenContent {
@@ -51,10 +52,6 @@ export function addressProblem(address: unknown): string | undefined {
  */
 export function encodeToken(content: PeeringTokenContent): string {
   return Buffer.from(JSON.stringify(content), 'utf8').toString('base64');
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { AclConfig, AclTokenConfig, NamespaceCapability, NodeAccess, PeeringAccess } from './tokens.js';
+import { sameSecret } from '../../http/guards.js';
 
 /** What a resolved token may do. */
 export interface Principal {
@@ -129,12 +129,6 @@ function principalOf(token: AclTokenConfig): Principal {
       return peeringAllows(ruleFor(peeringRules, name)?.access, access);
     },
   };
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /**

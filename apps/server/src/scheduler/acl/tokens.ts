@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isRecord } from '../../http/guards.js';
 
 /**
  * Namespace capabilities a token file may grant (the spec's names without the `namespace:`
@@ -99,10 +100,6 @@ export class AclConfigError extends Error {
 
 const TOKEN_KEYS = new Set(['name', 'secret', 'management', 'namespaces', 'node', 'peering']);
 const capabilitySet: ReadonlySet<string> = new Set(NAMESPACE_CAPABILITIES);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Validates the parsed JSON of an ACL token file.

@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { batchJob, serviceJob, testCluster, type TestCluster } from '../test/helpers.js';
+import { batchJob, serviceJob, SHORT_GC as gc, testCluster, type TestCluster } from '../test/helpers.js';
 import { createTimeTable } from './timetable.js';
 
 describe('time table', () => {
@@ -26,14 +26,6 @@ describe('time table', () => {
     expect(table.size).toBeLessThanOrEqual(Math.max(1, seen.filter(([, t]) => t > query).length + 1));
   });
 });
-
-const gc = {
-  evalThresholdMs: 1000,
-  batchEvalThresholdMs: 5000,
-  jobThresholdMs: 2000,
-  deploymentThresholdMs: 1000,
-  intervalMs: 600_000,
-};
 
 let t: TestCluster | undefined;
 function start(options: Parameters<typeof testCluster>[0]): TestCluster {

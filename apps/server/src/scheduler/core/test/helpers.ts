@@ -77,3 +77,12 @@ export function expectError(fn: () => unknown, status: number, message: string |
   expect(ClusterError.is(error)).toBe(true);
   expect(error).toMatchObject({ status, message });
 }
+
+/** Garbage-collection thresholds short enough for tests (milliseconds of the manual clock). */
+export const SHORT_GC = {
+  evalThresholdMs: 1000,
+  batchEvalThresholdMs: 5000,
+  jobThresholdMs: 2000,
+  deploymentThresholdMs: 1000,
+  intervalMs: 600_000,
+};
