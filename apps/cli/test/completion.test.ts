@@ -25,7 +25,11 @@ const CLI_DIR = fileURLToPath(new URL('..', import.meta.url));
 let server: ServerProcess;
 let dir: string;
 let env: Record<string, string>;
-/** An allocation ID of the demo job `web`, and the shortest prefix that names it alone. */
+/**
+ * An allocation ID of the demo job `web`, and a prefix that names it alone: at least its first 8
+ * characters, because the demo's failing batch job keeps being rescheduled while the tests run, and
+ * a new allocation could share a shorter prefix (one did: `4` named two allocations).
+ */
 let alloc: { id: string; prefix: string };
 
 beforeAll(async () => {
@@ -52,7 +56,7 @@ beforeAll(async () => {
   const allocs = JSON.parse(stdout) as { ID: string; JobID: string; ClientStatus: string }[];
   const ids = allocs.map((a) => a.ID);
   const id = allocs.find((a) => a.JobID === 'web' && a.ClientStatus === 'running')!.ID;
-  let length = 1;
+  let length = 8;
   while (ids.some((other) => other !== id && other.startsWith(id.slice(0, length)))) length++;
   alloc = { id, prefix: id.slice(0, length) };
 });
