@@ -1,0 +1,205 @@
+import { readFileSync } from 'node:fs';
+
+import { fc, test } from '@fast-check/vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { readFixture } from '../test/fixtures.js';
+import { valueOf } from '../test/results.js';
+import {
+  EventEnvelope,
+  EventPayload,
+  EventPayloadKey,
+  EventTopic,
+  formatProblems,
+  isEventOf,
+  validate,
+  type Event,
+  type TypedEventTopic,
+} from './index.js';
+
+const TOPICS = Object.keys(EventPayload) as TypedEventTopic[];
+
+const header = { Type: 'Something', Key: 'k', Namespace: 'default', FilterKeys: null, Index: 3 };
+const eventOf = (Topic: string, Payload: Record<string, unknown>): Event => ({ ...header, Topic, Payload });
+const envelopeEvents = (name: string): Event[] =>
+  valueOf(validate(EventEnvelope, readFixture(name))).Events ?? [];
+const record = (name: string): Record<string, unknown> => readFixture(name) as Record<string, unknown>;
+
+describe('EventPayload', () => {
+  it('has a schema and a payload key for every topic but *', () => {
+    const topics = Object.values(EventTopic).filter((t) => t !== EventTopic.All);
+    expect(Object.keys(EventPayload).sort()).toEqual([...topics].sort());
+    expect(Object.keys(EventPayloadKey).sort()).toEqual([...topics].sort());
+  });
+
+  it.each(['event-envelope-job', 'event-envelope-node'])(
+    'validates the payload of every event of the example %s, and isEventOf recognises it',
+    (name) => {
+      const events = envelopeEvents(name);
+      expect(events.length).toBeGreaterThan(0);
+      for (const event of events) {
+        const topic = TOPICS.find((t) => t === event.Topic);
+        if (topic === undefined) throw new Error(`untyped topic ${event.Topic}`);
+        const result = validate(EventPayload[topic], event.Payload);
+        expect(result.ok ? '' : formatProblems(result.problems)).toBe('');
+        expect(isEventOf(event, topic)).toBe(true);
+      }
+    },
+  );
+
+  it.each([
+    ['Allocation', 'allocation'],
+    ['Evaluation', 'evaluation'],
+    ['Deployment', 'deployment'],
+    ['Job', 'job'],
+    ['NodeDrain', 'node'],
+  ] as const)('validates a %s payload built from the spec example', (topic, fixture) => {
+    const result = validate(EventPayload[topic], { [EventPayloadKey[topic]]: record(fixture) });
+    expect(result.ok ? '' : formatProblems(result.problems)).toBe('');
+  });
+
+  it('accepts a job of type system, refuses a payload without its key, and refuses a wrong field', () => {
+    const job = { ...record('job'), Type: 'system' };
+    expect(validate(EventPayload.Job, { Job: job }).ok).toBe(true);
+    expect(validate(EventPayload.Job, { Node: record('node') }).ok).toBe(false);
+    const bad = validate(EventPayload.Allocation, {
+      Allocation: { ...record('allocation'), ClientStatus: 7 },
+    });
+    expect(bad.ok ? [] : bad.problems.map((p) => p.path)).toContain('/Allocation/ClientStatus');
+  });
+
+  it('keeps the Event schema open: an unknown topic with any payload object still validates', () => {
+    const event = eventOf('Volume', { Volume: { ID: 'v1' } });
+    expect(validate(EventEnvelope, { Index: 3, Events: [event] }).ok).toBe(true);
+    expect(TOPICS.some((topic) => isEventOf(event, topic))).toBe(false);
+  });
+});
+
+describe('isEventOf', () => {
+  it.each([
+    ['the topic with its key', eventOf('Job', { Job: { ID: 'web' } }), 'Job', true],
+    ['NodeDrain carrying the node', eventOf('NodeDrain', { Node: { ID: 'n1' } }), 'NodeDrain', true],
+    ['another topic', eventOf('Evaluation', { Evaluation: { ID: 'e' } }), 'Job', false],
+    ['the key of another topic', eventOf('Job', { Evaluation: { ID: 'e' } }), 'Job', false],
+    [
+      'NodeDrain keyed by its topic name',
+      eventOf('NodeDrain', { NodeDrain: { ID: 'n1' } }),
+      'NodeDrain',
+      false,
+    ],
+    ['a null object', eventOf('Job', { Job: null }), 'Job', false],
+    ['an array for the object', eventOf('Job', { Job: [] }), 'Job', false],
+    ['a string for the object', eventOf('Job', { Job: 'web' }), 'Job', false],
+    [
+      'an inherited key',
+      eventOf('Job', Object.create({ Job: { ID: 'web' } }) as Record<string, unknown>),
+      'Job',
+      false,
+    ],
+  ] as const)('%s: %s', (_what, event, topic, expected) => {
+    expect(isEventOf(event, topic)).toBe(expected);
+  });
+
+  it.each([
+    null,
+    undefined,
+    'Job',
+    42,
+    [],
+    { Topic: 'Job' },
+    { Topic: 'Job', Payload: null },
+    { Topic: 'Job', Payload: [] },
+  ])('is false, and does not throw, for %j', (value) => {
+    expect(isEventOf(value as unknown as Event, 'Job')).toBe(false);
+  });
+
+  describe('properties', () => {
+    test.prop([fc.constantFrom(...TOPICS), fc.jsonValue()])(
+      'is true exactly when the payload key holds an object',
+      (topic, value) => {
+        const event = eventOf(topic, { [EventPayloadKey[topic]]: value });
+        const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+        expect(isEventOf(event, topic)).toBe(isObject);
+      },
+    );
+
+    test.prop([fc.constantFrom(...TOPICS), fc.string(), fc.dictionary(fc.string(), fc.jsonValue())])(
+      'is false for every other topic',
+      (topic, other, payload) => {
+        fc.pre(other !== topic);
+        expect(isEventOf(eventOf(other, payload), topic)).toBe(false);
+      },
+    );
+
+    test.prop([fc.constantFrom(...TOPICS), fc.anything()])('never throws', (topic, value) => {
+      expect(typeof isEventOf(value as Event, topic)).toBe('boolean');
+    });
+  });
+});
+
+/** The code lines of the README's ```ts block under `heading`, trimmed, without imports and blanks. */
+function readmeBlock(heading: string): string[] {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf(`### ${heading}\n`));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return block
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('import '));
+}
+
+describe('README: Typed events', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('every line of the example runs in this file', () => {
+    const here = readFileSync(new URL(import.meta.url), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    const lines = readmeBlock('Typed events');
+    expect(lines.length).toBeGreaterThan(3);
+    let at = 0;
+    for (const line of lines) {
+      const found = here.indexOf(line, at);
+      expect(found, `README line not found here in order: ${line}`).toBeGreaterThanOrEqual(0);
+      at = found + 1;
+    }
+  });
+
+  it.each([
+    [
+      'event-envelope-job',
+      [
+        ['example', 'running'],
+        ['Evaluation', 'EvaluationUpdated'],
+        ['Allocation', 'AllocationUpdated'],
+        ['Deployment', 'DeploymentStatusUpdate'],
+      ],
+    ],
+    ['event-envelope-node', [[expect.any(String), 'NodeRegistration']]],
+  ])('prints what the README says for %s', (name, expected) => {
+    const logged: unknown[][] = [];
+    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
+    const line = JSON.stringify(readFixture(name));
+
+    const envelope = validate(EventEnvelope, JSON.parse(line));
+    if (!envelope.ok) throw new Error(formatProblems(envelope.problems));
+    for (const event of envelope.value.Events ?? []) {
+      if (isEventOf(event, 'Job')) console.log(event.Payload.Job.ID, event.Payload.Job.Status);
+      else if (isEventOf(event, 'Node')) console.log(event.Payload.Node.Name, event.Type);
+      else console.log(event.Topic, event.Type); // any other topic, one a newer server added included
+    }
+
+    expect(logged).toEqual(expected);
+  });
+
+  it('prints an unknown topic as the README says', () => {
+    const logged: unknown[][] = [];
+    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
+    for (const event of [eventOf('Volume', { Volume: {} })]) {
+      if (isEventOf(event, 'Job')) console.log(event.Payload.Job.ID, event.Payload.Job.Status);
+      else if (isEventOf(event, 'Node')) console.log(event.Payload.Node.Name, event.Type);
+      else console.log(event.Topic, event.Type);
+    }
+    expect(logged).toEqual([['Volume', 'Something']]);
+  });
+});
