@@ -19,13 +19,30 @@ import type { TableName, TableTypes } from './tables.js';
  */
 export type WriteKind = 'write' | 'job-deregister' | 'job-batch-deregister';
 
-/** One put or delete of a write, in the order the write made it. */
-export interface LoggedChange<K extends TableName = TableName> {
-  readonly table: K;
-  /** The value the write saw before this change (its own earlier put, or the committed one). */
-  readonly before: TableTypes[K] | undefined;
-  /** The value put (`undefined`: deleted). */
-  readonly after: TableTypes[K] | undefined;
+/**
+ * One put or delete of a write, in the order the write made it: for `LoggedChange` (every table) a
+ * union discriminated by `table`.
+ */
+export type LoggedChange<K extends TableName = TableName> = K extends TableName
+  ? {
+      readonly table: K;
+      /** The value the write saw before this change (its own earlier put, or the committed one). */
+      readonly before: TableTypes[K] | undefined;
+      /** The value put (`undefined`: deleted). */
+      readonly after: TableTypes[K] | undefined;
+    }
+  : never;
+
+/**
+ * The change of one item of `table`. The one cast of the change log: TypeScript cannot relate a
+ * change of a generic table to the union {@link LoggedChange}, which the events narrow by `table`.
+ */
+export function changeOf<K extends TableName>(
+  table: K,
+  before: TableTypes[K] | undefined,
+  after: TableTypes[K] | undefined,
+): LoggedChange {
+  return { table, before, after } as LoggedChange;
 }
 
 /** An event before the commit gives it its index: a union discriminated by `Topic`. */
@@ -187,31 +204,31 @@ function eventOf<T extends ClusterEventTopic, I extends { ID: string }>(
 function eventsOfChange(kind: WriteKind, c: LoggedChange, index: number, out: PendingEvent[]): void {
   switch (c.table) {
     case 'allocs': {
-      const { before, after } = c as LoggedChange<'allocs'>;
+      const { before, after } = c;
       const type = after && allocType(before, after);
       if (after && type) out.push(eventOf(ALLOCATION, type, after));
       return;
     }
     case 'evals': {
-      const { after } = c as LoggedChange<'evals'>;
+      const { after } = c;
       if (after) out.push(eventOf(EVALUATION, EventType.EvaluationUpdated, after));
       return;
     }
     case 'jobs': {
-      const { before, after } = c as LoggedChange<'jobs'>;
+      const { before, after } = c;
       const type = jobType(kind, before, after);
       const job = after ?? before;
       if (type && job) out.push(eventOf(JOB, type, job));
       return;
     }
     case 'deployments': {
-      const { before, after } = c as LoggedChange<'deployments'>;
+      const { before, after } = c;
       if (after)
         for (const type of deploymentTypes(before, after)) out.push(eventOf(DEPLOYMENT, type, after));
       return;
     }
     case 'nodes': {
-      const { before, after } = c as LoggedChange<'nodes'>;
+      const { before, after } = c;
       // a deregistered node is reported down, as of the write that removed it
       const node = after ?? (before && { ...before, Status: NodeStatus.Down, ModifyIndex: index });
       if (node) for (const type of nodeTypes(before, after)) out.push(eventOf(NODE, type, node));
