@@ -166,20 +166,7 @@ export {
 } from './node.js';
 // Event stream
 export { Event, EventEnvelope, EventTopic, EventType } from './event.js';
-export {
-  ACLPolicyEventPayload,
-  ACLRoleEventPayload,
-  ACLTokenEventPayload,
-  AllocationEventPayload,
-  DeploymentEventPayload,
-  EvaluationEventPayload,
-  EventPayload,
-  EventPayloadKey,
-  JobEventPayload,
-  NodeEventPayload,
-  NodePoolEventPayload,
-  ServiceEventPayload,
-} from './event-payloads.js';
+export { EventPayload, EventPayloadKey, NodeEventPayload } from './event-payloads.js';
 export { isEventOf } from './typed-event.js';
 export type {
   EventHeader,

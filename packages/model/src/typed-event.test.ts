@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs';
-
 import { fc, test } from '@fast-check/vitest';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { readFixture } from '../test/fixtures.js';
 import { valueOf } from '../test/results.js';
@@ -134,72 +132,5 @@ describe('isEventOf', () => {
     test.prop([fc.constantFrom(...TOPICS), fc.anything()])('never throws', (topic, value) => {
       expect(typeof isEventOf(value as Event, topic)).toBe('boolean');
     });
-  });
-});
-
-/** The code lines of the README's ```ts block under `heading`, trimmed, without imports and blanks. */
-function readmeBlock(heading: string): string[] {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf(`### ${heading}\n`));
-  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-  return block
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('import '));
-}
-
-describe('README: Typed events', () => {
-  afterEach(() => vi.restoreAllMocks());
-
-  it('every line of the example runs in this file', () => {
-    const here = readFileSync(new URL(import.meta.url), 'utf8')
-      .split('\n')
-      .map((l) => l.trim());
-    const lines = readmeBlock('Typed events');
-    expect(lines.length).toBeGreaterThan(3);
-    let at = 0;
-    for (const line of lines) {
-      const found = here.indexOf(line, at);
-      expect(found, `README line not found here in order: ${line}`).toBeGreaterThanOrEqual(0);
-      at = found + 1;
-    }
-  });
-
-  it.each([
-    [
-      'event-envelope-job',
-      [
-        ['example', 'running'],
-        ['Evaluation', 'EvaluationUpdated'],
-        ['Allocation', 'AllocationUpdated'],
-        ['Deployment', 'DeploymentStatusUpdate'],
-      ],
-    ],
-    ['event-envelope-node', [[expect.any(String), 'NodeRegistration']]],
-  ])('prints what the README says for %s', (name, expected) => {
-    const logged: unknown[][] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
-    const line = JSON.stringify(readFixture(name));
-
-    const envelope = validate(EventEnvelope, JSON.parse(line));
-    if (!envelope.ok) throw new Error(formatProblems(envelope.problems));
-    for (const event of envelope.value.Events ?? []) {
-      if (isEventOf(event, 'Job')) console.log(event.Payload.Job.ID, event.Payload.Job.Status);
-      else if (isEventOf(event, 'Node')) console.log(event.Payload.Node.Name, event.Type);
-      else console.log(event.Topic, event.Type); // any other topic, one a newer server added included
-    }
-
-    expect(logged).toEqual(expected);
-  });
-
-  it('prints an unknown topic as the README says', () => {
-    const logged: unknown[][] = [];
-    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
-    for (const event of [eventOf('Volume', { Volume: {} })]) {
-      if (isEventOf(event, 'Job')) console.log(event.Payload.Job.ID, event.Payload.Job.Status);
-      else if (isEventOf(event, 'Node')) console.log(event.Payload.Node.Name, event.Type);
-      else console.log(event.Topic, event.Type);
-    }
-    expect(logged).toEqual([['Volume', 'Something']]);
   });
 });
