@@ -127,7 +127,7 @@ function sharedChecks(open: () => Shell, listTabs: number): void {
       await complete(shell, 'sked alloc status --name', 1, /sked alloc status --namespace$/m);
       await complete(shell, 'sked event stream --topic Alloc', 1, /--topic Allocation$/m);
     } finally {
-      shell.term.kill();
+      await shell.term.kill();
     }
   });
 
@@ -150,7 +150,7 @@ function sharedChecks(open: () => Shell, listTabs: number): void {
       );
       await complete(shell, 'sked job run examples/hel', 1, /sked job run examples\/hello\.hcl$/m);
     } finally {
-      shell.term.kill();
+      await shell.term.kill();
     }
   });
 }
