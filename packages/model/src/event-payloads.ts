@@ -47,28 +47,59 @@ const FreeForm = Type.Record(Type.String(), Type.Unknown());
  * @since 0.2.0
  */
 export const EventPayload = {
-  /** `{ ACLToken }`: the token, free-form. */
-  ACLToken: Type.Object({ ACLToken: FreeForm }),
-  /** `{ ACLPolicy }`: the policy, free-form. */
-  ACLPolicy: Type.Object({ ACLPolicy: FreeForm }),
-  /** `{ ACLRole }`: the role, free-form. */
-  ACLRole: Type.Object({ ACLRole: FreeForm }),
-  /** `{ Allocation }`: the allocation without its `Job` (events leave it out, as lists do). */
-  Allocation: Type.Object({ Allocation: Type.Omit(Allocation, ['Job']) }),
-  /** `{ Job }`: the job as stored, whose `Type` may be `system` (see {@link SchedulerJob}). */
-  Job: Type.Object({ Job: Type.Object({ ...Job.properties, Type: Type.Enum(SchedulerJobType) }) }),
+  /** `{ ACLToken }`. */
+  ACLToken: Type.Object({
+    /** The ACL token (free-form). */
+    ACLToken: FreeForm,
+  }),
+  /** `{ ACLPolicy }`. */
+  ACLPolicy: Type.Object({
+    /** The ACL policy (free-form). */
+    ACLPolicy: FreeForm,
+  }),
+  /** `{ ACLRole }`. */
+  ACLRole: Type.Object({
+    /** The ACL role (free-form). */
+    ACLRole: FreeForm,
+  }),
+  /** `{ Allocation }`. */
+  Allocation: Type.Object({
+    /** The allocation without its `Job` (events leave it out, as lists do). */
+    Allocation: Type.Omit(Allocation, ['Job']),
+  }),
+  /** `{ Job }`. */
+  Job: Type.Object({
+    /** The job as stored (its `MeshToken` and `SecretsToken` always `""`). */
+    Job: Type.Object({
+      ...Job.properties,
+      /** Job type, `system` included (see {@link SchedulerJob}). */
+      Type: Type.Enum(SchedulerJobType),
+    }),
+  }),
   /** `{ Evaluation }`. */
-  Evaluation: Type.Object({ Evaluation: Evaluation }),
+  Evaluation: Type.Object({
+    /** The evaluation. */
+    Evaluation: Evaluation,
+  }),
   /** `{ Deployment }`. */
-  Deployment: Type.Object({ Deployment: Deployment }),
+  Deployment: Type.Object({
+    /** The deployment. */
+    Deployment: Deployment,
+  }),
   /** `{ Node }`. */
   Node: NodeEventPayload,
   /** `{ Node }`: a node drain carries the node. */
   NodeDrain: NodeEventPayload,
-  /** `{ NodePool }`: the node pool, free-form. */
-  NodePool: Type.Object({ NodePool: FreeForm }),
-  /** `{ Service }`: the service registration, free-form. */
-  Service: Type.Object({ Service: FreeForm }),
+  /** `{ NodePool }`. */
+  NodePool: Type.Object({
+    /** The node pool (free-form). */
+    NodePool: FreeForm,
+  }),
+  /** `{ Service }`. */
+  Service: Type.Object({
+    /** The service registration (free-form). */
+    Service: FreeForm,
+  }),
 } as const;
 
 const { All: _subscriptionOnly, ...topics } = EventTopic;
@@ -78,6 +109,10 @@ const { All: _subscriptionOnly, ...topics } = EventTopic;
  *
  * @since 0.2.0
  */
-export const EventPayloadKey = { ...topics, NodeDrain: EventTopic.Node } as const satisfies {
+export const EventPayloadKey = {
+  ...topics,
+  /** `Node`: a node drain carries the node. */
+  NodeDrain: EventTopic.Node,
+} as const satisfies {
   readonly [T in keyof typeof EventPayload]: keyof Static<(typeof EventPayload)[T]>;
 };

@@ -106,7 +106,7 @@ export type EventType = (typeof EventType)[keyof typeof EventType];
 /**
  * One event of the stream.
  *
- * @remarks The payload's shape depends on the topic ({@link EventPayload} has the schema of each):
+ * @remarks The payload's shape depends on the topic (`EventPayload` has the schema of each):
  * `{ Node: Node }` for `Node` and `NodeDrain`, `{ Job: Job }`, `{ Allocation: Allocation }` (without
  * `Job`), `{ Evaluation: Evaluation }`, `{ Deployment: Deployment }`. This schema accepts any topic
  * and any payload object, so events of topics a newer service adds pass; {@link TypedEvent} is its
@@ -126,7 +126,7 @@ export const Event = Type.Object({
   FilterKeys: NullableArray(Type.String()),
   /** Raft index of the change that produced the event. */
   Index: Type.Integer({ minimum: 0 }),
-  /** The object, wrapped in a key named after the topic (free-form here; see the remarks and {@link EventPayload}). */
+  /** The object, wrapped in a key named after the topic (free-form here; see the remarks and `EventPayload`). */
   Payload: Type.Record(Type.String(), Type.Unknown()),
 });
 /** A value matching the {@link Event} schema. */
