@@ -1,6 +1,7 @@
-// The "Typed events" example of packages/scheduler-client/README.md, run against the sample server
-// with its --demo data (in this process). A guard checks that every line of the README's block
-// stands in this file in order (imports aside), so the README cannot drift from what runs.
+// The event stream examples of packages/scheduler-client/README.md ("Follow the event stream",
+// "Typed events"), run against the sample server with its --demo data (in this process). A guard
+// checks that every line of each README block stands in this file in order (imports aside), so the
+// README cannot drift from what runs.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,17 +57,35 @@ describe('the scheduler client README', { timeout: 30_000 }, () => {
     expect(logged.at(-1)).toEqual([['web.web[0]', 'web.web[1]']]);
   });
 
-  it('has every line of the Typed events block in this file, in order', () => {
-    const lines = readmeBlock('Typed events');
-    const source = readFileSync(fileURLToPath(import.meta.url), 'utf8')
-      .split('\n')
-      .map((line) => line.trim());
-    expect(lines.length).toBeGreaterThan(5);
-    let at = 0;
-    for (const line of lines) {
-      const found = source.indexOf(line, at);
-      expect(found, `README line not found here in order: ${line}`).toBeGreaterThanOrEqual(0);
-      at = found + 1;
+  it('Follow the event stream: ends at the deregistration of web', async () => {
+    await client.jobs.stop('web');
+
+    for await (const event of client.events({
+      topics: ['Job:web', 'Allocation:web'],
+      signal: AbortSignal.timeout(60_000), // gives up after a minute: the loop then throws a TimeoutError
+    })) {
+      console.log(event.Index, event.Topic, event.Type, event.Key);
+      if (event.Type === 'JobDeregistered') break; // ends the loop and closes the connection
     }
+
+    expect(logged.at(-1)?.slice(1)).toEqual(['Job', 'JobDeregistered', 'web']);
+    expect(logged.some((args) => args[1] === 'Allocation' && args[2] === 'AllocationCreated')).toBe(true);
   });
+
+  it.each(['Follow the event stream', 'Typed events'])(
+    'has every line of the "%s" block in this file, in order',
+    (heading) => {
+      const lines = readmeBlock(heading);
+      const source = readFileSync(fileURLToPath(import.meta.url), 'utf8')
+        .split('\n')
+        .map((line) => line.trim());
+      expect(lines.length).toBeGreaterThan(5);
+      let at = 0;
+      for (const line of lines) {
+        const found = source.indexOf(line, at);
+        expect(found, `README line not found here in order: ${line}`).toBeGreaterThanOrEqual(0);
+        at = found + 1;
+      }
+    },
+  );
 });
