@@ -16,33 +16,16 @@ import {
   makeStoredJob,
   makeTaskGroup,
 } from './index.js';
-
-/** The code lines of the README's ```ts block under `heading`, trimmed, without imports and blanks. */
-function readmeBlock(heading: string): string[] {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf(`## ${heading}\n`));
-  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-  return block
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('import '));
-}
+import { linesMissingInOrder, readmeCodeLines } from './readme.js';
 
 describe('README', () => {
-  it.each(['Quick example', 'Job factories'])(
+  it.each(['Quick example', 'Job factories', 'README examples in tests (`@sked/testkit/readme`)'])(
     '%s: every line of the example runs in this file',
     (heading) => {
-      const lines = readmeBlock(heading);
-      const here = readFileSync(new URL(import.meta.url), 'utf8')
-        .split('\n')
-        .map((line) => line.trim());
-      expect(lines.length).toBeGreaterThan(3);
-      let at = 0;
-      for (const line of lines) {
-        const found = here.indexOf(line, at);
-        expect(found, `README line not found here in order: ${line}`).toBeGreaterThanOrEqual(0);
-        at = found + 1;
-      }
+      // in a test beside the README: every line of the example under `heading` stands in this file
+      const lines = readmeCodeLines(readFileSync(new URL('../README.md', import.meta.url), 'utf8'), heading);
+      expect(linesMissingInOrder(lines, readFileSync(new URL(import.meta.url), 'utf8'))).toEqual([]);
+      expect(lines.length).toBeGreaterThan(1);
     },
   );
 });

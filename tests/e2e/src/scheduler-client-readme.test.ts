@@ -6,22 +6,13 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isEventOf, type SchedulerClient } from '@sked/scheduler-client';
+import { linesMissingInOrder, readmeCodeLines } from '@sked/testkit/readme';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { startTestServer, type TestServer } from './support.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const readme = readFileSync(join(here, '../../../packages/scheduler-client/README.md'), 'utf8');
-
-/** The code lines of the README's ```ts block under `heading`, trimmed, without imports and blanks. */
-function readmeBlock(heading: string): string[] {
-  const section = readme.slice(readme.indexOf(`### ${heading}\n`));
-  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-  return block
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line !== '' && !line.startsWith('import '));
-}
 
 let server: TestServer;
 let client: SchedulerClient;
@@ -75,17 +66,9 @@ describe('the scheduler client README', { timeout: 30_000 }, () => {
   it.each(['Follow the event stream', 'Typed events'])(
     'has every line of the "%s" block in this file, in order',
     (heading) => {
-      const lines = readmeBlock(heading);
-      const source = readFileSync(fileURLToPath(import.meta.url), 'utf8')
-        .split('\n')
-        .map((line) => line.trim());
+      const lines = readmeCodeLines(readme, heading);
       expect(lines.length).toBeGreaterThan(5);
-      let at = 0;
-      for (const line of lines) {
-        const found = source.indexOf(line, at);
-        expect(found, `README line not found here in order: ${line}`).toBeGreaterThanOrEqual(0);
-        at = found + 1;
-      }
+      expect(linesMissingInOrder(lines, readFileSync(fileURLToPath(import.meta.url), 'utf8'))).toEqual([]);
     },
   );
 });
