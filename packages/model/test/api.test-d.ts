@@ -9,6 +9,9 @@ import {
   type Allocation,
   type Job,
   type JobInput,
+  type SchedulerJob,
+  type SchedulerJobInput,
+  type SchedulerJobType,
   type JobRegisterRequest as JobRegisterRequestType,
   JobRegisterRequest,
   type JobStatus,
@@ -45,5 +48,11 @@ const result = validate(JobRegisterRequest, {});
 if (result.ok) expectTypeOf(result.value).toEqualTypeOf<JobRegisterRequestType>();
 else expectTypeOf(result.problems).toEqualTypeOf<readonly ValidationProblem[]>();
 
-expectTypeOf(canonicalizeJob).parameter(0).toEqualTypeOf<JobInput>();
-expectTypeOf(canonicalizeJob).returns.toEqualTypeOf<Job>();
+// canonicalizeJob keeps the family of its input: a JobInput gives a Job, a SchedulerJobInput (whose
+// Type may be `system`) a SchedulerJob; every JobInput is a SchedulerJobInput.
+declare const submitted: JobInput;
+declare const scheduled: SchedulerJobInput;
+expectTypeOf(canonicalizeJob(submitted)).toEqualTypeOf<Job>();
+expectTypeOf(canonicalizeJob(scheduled)).toEqualTypeOf<SchedulerJob>();
+expectTypeOf<JobInput>().toExtend<SchedulerJobInput>();
+expectTypeOf<SchedulerJobInput['Type']>().toEqualTypeOf<SchedulerJobType | undefined>();
