@@ -1,4 +1,8 @@
-import { createClient } from '@sked/scheduler-client';
+import { createClient, type SchedulerClient } from '@sked/scheduler-client';
+
+import { meshClientFor } from './mesh-context.js';
+import { resolveJob } from './resolve.js';
+import { secretsClientFor } from './secrets-context.js';
 
 /** Commands whose first argument is a job ID, and those whose first argument is an allocation ID. */
 export const JOB_COMMANDS: readonly string[] = [
@@ -34,6 +38,7 @@ const VALUE_FLAGS = new Set([
   '--check-index',
   '--secrets-token',
   '--mesh-token',
+  '--mount',
 ]);
 
 function flagValue(words: readonly string[], flag: string): string | undefined {
@@ -54,44 +59,132 @@ export function commandWords(words: readonly string[]): string[] {
   return out;
 }
 
+/** `ldap group|user read|write|delete NAME`: the commands that name a group or a user. */
+export const LDAP_NAME_COMMANDS: readonly string[] = ['group', 'user'].flatMap((kind) =>
+  ['read', 'write', 'delete'].map((name) => `ldap ${kind} ${name}`),
+);
+/** `peering read|delete NAME`: the commands that name an existing peering. */
+export const PEERING_COMMANDS: readonly string[] = ['read', 'delete'].map((name) => `peering ${name}`);
+/** The flag of each command whose value is a version of the job it names. */
+export const VERSION_FLAGS: ReadonlyMap<string, '--version' | '--check-version'> = new Map([
+  ['job inspect', '--version'],
+  ['job history', '--version'],
+  ['job revert', '--check-version'],
+]);
+
+/** What a completion request offers from a server (`job`: the job whose versions). */
+export type Wanted =
+  | { readonly kind: 'jobs' | 'allocs' | 'ldap-groups' | 'ldap-users' | 'peerings' }
+  | { readonly kind: 'versions' | 'current-version'; readonly job: string };
+
 /**
- * Which IDs a completion request (the words after `sked complete --`) calls for: job IDs for the
- * job commands and for `alloc exec --job`, allocation IDs for the other allocation commands.
+ * What a completion request (the words after `sked complete --`, the last one the word being
+ * completed) calls for: job IDs for the job commands and for `alloc exec --job`, allocation IDs for
+ * the other allocation commands, the job's versions for `job revert ID VERSION` and `--version`
+ * (its current version for `--check-version`), group or user names for the `ldap group|user`
+ * commands, peering names for `peering read|delete`.
  */
-export function wantedIds(words: readonly string[]): 'jobs' | 'allocs' | undefined {
-  const path = commandWords(words).slice(0, 2).join(' ');
-  if (JOB_COMMANDS.includes(path)) return 'jobs';
-  if (path === 'alloc exec' && words.includes('--job')) return 'jobs';
-  if (ALLOC_COMMANDS.includes(path)) return 'allocs';
+export function wantedIds(words: readonly string[]): Wanted | undefined {
+  const command = commandWords(words);
+  const path = command.slice(0, 2).join(' ');
+  const flag = VERSION_FLAGS.get(path);
+  const last = words.at(-1) ?? '';
+  if (flag !== undefined && (words.at(-2) === flag || last.startsWith(`${flag}=`))) {
+    const job = command[2];
+    if (job === undefined) return undefined;
+    return { kind: flag === '--version' ? 'versions' : 'current-version', job };
+  }
+  if (path === 'job revert' && command.length === 4) return { kind: 'versions', job: command[2] as string };
+  // The ID is the first argument: nothing to fetch past it.
+  if (command.length !== 3 && (JOB_COMMANDS.includes(path) || ALLOC_COMMANDS.includes(path)))
+    return undefined;
+  if (JOB_COMMANDS.includes(path)) return { kind: 'jobs' };
+  if (path === 'alloc exec' && words.includes('--job')) return { kind: 'jobs' };
+  if (ALLOC_COMMANDS.includes(path)) return { kind: 'allocs' };
+  if (command.length === 4 && LDAP_NAME_COMMANDS.includes(command.slice(0, 3).join(' ')))
+    return { kind: command[1] === 'group' ? 'ldap-groups' : 'ldap-users' };
+  if (command.length === 3 && PEERING_COMMANDS.includes(path)) return { kind: 'peerings' };
   return undefined;
 }
 
-/**
- * The job or allocation IDs a completion request calls for, from the server named by the words'
- * `--address`, `--token` and `--namespace` (or `SKED_*`), within `timeoutMs`. Any failure gives
- * none: a completion never prints an error.
- */
-export async function fetchCandidates(words: readonly string[], timeoutMs = 3000): Promise<Candidate[]> {
-  const wanted = wantedIds(words);
-  if (wanted === undefined) return [];
-  const address = flagValue(words, '--address');
-  const token = flagValue(words, '--token');
-  const namespace = flagValue(words, '--namespace');
-  try {
-    const client = createClient({
-      ...(address === undefined ? {} : { address }),
-      ...(token === undefined ? {} : { token }),
-      ...(namespace === undefined ? {} : { namespace }),
-      timeout: timeoutMs,
-    });
-    if (wanted === 'jobs') {
-      const { data } = await client.jobs.list();
+/** The flags of a request that say which server, as the commands read them. */
+function flagsOf(words: readonly string[]): { address?: string; token?: string; namespace?: string } {
+  const out: { address?: string; token?: string; namespace?: string } = {};
+  for (const name of ['address', 'token', 'namespace'] as const) {
+    const value = flagValue(words, `--${name}`);
+    if (value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+/** The job's versions, newest first (all, or only the current one). */
+async function versions(
+  client: SchedulerClient,
+  id: string,
+  currentOnly: boolean,
+  signal: AbortSignal,
+): Promise<Candidate[]> {
+  const job = await resolveJob(client, id, { signal });
+  const { data } = await client.jobs.versions(job.ID, { namespace: job.Namespace, signal });
+  const list = currentOnly ? data.Versions.filter((v) => v.Version === job.Version) : data.Versions;
+  return list.map((v) => ({
+    id: String(v.Version),
+    description: `${v.Stable ? 'stable' : 'not stable'}, submitted ${new Date(v.SubmitTime / 1e6).toISOString()}`,
+  }));
+}
+
+async function fetchWanted(
+  words: readonly string[],
+  wanted: Wanted,
+  timeoutMs: number,
+): Promise<Candidate[]> {
+  const flags = flagsOf(words);
+  const signal = AbortSignal.timeout(timeoutMs);
+  const scheduler = (): SchedulerClient => createClient({ ...flags, timeout: timeoutMs });
+  switch (wanted.kind) {
+    case 'jobs': {
+      const { data } = await scheduler().jobs.list({ signal });
       return data.map((j) => ({ id: j.ID, description: `${j.Type} ${j.Status}` }));
     }
-    const { data } = await client.allocations.list({ taskStates: false });
-    return data.map((a) => ({ id: a.ID, description: `${a.JobID} ${a.TaskGroup} ${a.ClientStatus}` }));
+    case 'allocs': {
+      const { data } = await scheduler().allocations.list({ taskStates: false, signal });
+      return data.map((a) => ({ id: a.ID, description: `${a.JobID} ${a.TaskGroup} ${a.ClientStatus}` }));
+    }
+    case 'versions':
+    case 'current-version':
+      return versions(scheduler(), wanted.job, wanted.kind === 'current-version', signal);
+    case 'ldap-groups':
+    case 'ldap-users': {
+      const kind = wanted.kind === 'ldap-groups' ? 'groups' : 'users';
+      const { client } = await secretsClientFor(flags, flagValue(words, '--mount') ?? 'ldap');
+      const names = await client.ldap[kind].list({ signal });
+      return names.map((name) => ({ id: name, description: kind === 'groups' ? 'LDAP group' : 'LDAP user' }));
+    }
+    case 'peerings': {
+      const { data } = await meshClientFor(flags).peerings.list({ signal });
+      return data.map((p) => ({
+        id: p.Name,
+        description: `${p.State} ${p.Remote?.Datacenter ?? ''}`.trim(),
+      }));
+    }
+  }
+}
+
+/**
+ * What a completion request calls for ({@link wantedIds}), from the server named by the words'
+ * `--address`, `--token`, `--namespace` (and `--mount`), or the environment and saved login as the
+ * commands use them, within `timeoutMs`. Any failure gives none: a completion never prints an error.
+ */
+export async function fetchCandidates(
+  words: readonly string[],
+  timeoutMs = 3000,
+): Promise<{ wanted: Wanted | undefined; candidates: Candidate[] }> {
+  const wanted = wantedIds(words);
+  if (wanted === undefined) return { wanted, candidates: [] };
+  try {
+    return { wanted, candidates: await fetchWanted(words, wanted, timeoutMs) };
   } catch {
-    // No server, no token, a timeout: complete without IDs.
-    return [];
+    // No server, no token, a timeout: complete without candidates.
+    return { wanted, candidates: [] };
   }
 }

@@ -2,7 +2,15 @@ import { ShellCompDirective, type RootCommand } from '@bomb.sh/tab';
 import tab from '@bomb.sh/tab/commander';
 import type { Command } from 'commander';
 
-import { ALLOC_COMMANDS, JOB_COMMANDS, type Candidate } from './completion-ids.js';
+import {
+  ALLOC_COMMANDS,
+  JOB_COMMANDS,
+  LDAP_NAME_COMMANDS,
+  PEERING_COMMANDS,
+  VERSION_FLAGS,
+  type Candidate,
+  type Wanted,
+} from './completion-ids.js';
 
 /** Arguments that name a file: the shell completes file names there. */
 const FILE_ARGUMENTS: readonly (readonly [string, string])[] = [
@@ -33,12 +41,25 @@ const TOPICS = [
 /** Signals offered after `alloc signal -s`. */
 const SIGNALS = ['SIGHUP', 'SIGINT', 'SIGQUIT', 'SIGTERM', 'SIGKILL', 'SIGUSR1', 'SIGUSR2'];
 
-/** What the completion request in this process found: IDs from the server, and whether files fit. */
-const state: { ids: readonly Candidate[]; files: boolean } = { ids: [], files: false };
+/** What the completion request in this process found: candidates from a server, and whether files fit. */
+const state: { wanted: Wanted['kind'] | undefined; candidates: readonly Candidate[]; files: boolean } = {
+  wanted: undefined,
+  candidates: [],
+  files: false,
+};
 
-/** Sets the job or allocation IDs offered (fetched before the request is parsed: handlers are synchronous). */
-export function setCandidates(ids: readonly Candidate[]): void {
-  state.ids = ids;
+/**
+ * Sets what the request offers from a server: job or allocation IDs, versions, LDAP group or user
+ * names, peering names (fetched before the request is parsed: tab's handlers are synchronous).
+ */
+export function setCandidates(found: { wanted: Wanted | undefined; candidates: readonly Candidate[] }): void {
+  state.wanted = found.wanted?.kind;
+  state.candidates = found.candidates;
+}
+
+/** The candidates fetched, if they are of one of `kinds` (else none: they were fetched for another place). */
+function candidatesOf(...kinds: Wanted['kind'][]): Candidate[] {
+  return state.wanted !== undefined && kinds.includes(state.wanted) ? [...state.candidates] : [];
 }
 
 /**
@@ -102,8 +123,9 @@ function onArgument(root: RootCommand, path: string, name: string, handler: () =
 /**
  * Adds `sked completion bash|zsh|fish|powershell` (the script to source) and the hidden
  * `sked complete -- WORDS...` that the script calls, with @bomb.sh/tab: commands and flags from
- * the commander tree, job and allocation IDs from the server ({@link setCandidates}), file names
- * from the shell where an argument is a file, event topics and signals.
+ * the commander tree; from the servers ({@link setCandidates}) job and allocation IDs, a job's
+ * versions, LDAP group and user names and peering names; file names from the shell where an
+ * argument is a file; event topics and signals.
  */
 export function addCompletion(program: Command): void {
   const root = tab(program, { completionCommandName: 'completion' });
@@ -123,8 +145,18 @@ export function addCompletion(program: Command): void {
       if (option.long === undefined && option.short !== undefined)
         command.option(option.short.slice(1), option.description, option.short.slice(1));
   }
-  const ids = (): Candidate[] => [...state.ids];
+  const ids = (): Candidate[] => candidatesOf('jobs', 'allocs');
   for (const path of [...JOB_COMMANDS, ...ALLOC_COMMANDS]) onArgument(root, path, 'id', ids);
+  onArgument(root, 'job revert', 'version', () => candidatesOf('versions'));
+  for (const [path, flag] of VERSION_FLAGS) {
+    const option = root.commands.get(path)?.options.get(flag.slice(2));
+    if (option === undefined) throw new Error(`Completion: no option ${flag} on "${path}".`);
+    option.handler = (complete) =>
+      candidatesOf('versions', 'current-version').forEach((c) => complete(c.id, c.description));
+  }
+  for (const path of LDAP_NAME_COMMANDS)
+    onArgument(root, path, 'name', () => candidatesOf('ldap-groups', 'ldap-users'));
+  for (const path of PEERING_COMMANDS) onArgument(root, path, 'name', () => candidatesOf('peerings'));
   for (const [path, name] of FILE_ARGUMENTS)
     onArgument(root, path, name, () => {
       state.files = true;

@@ -16,8 +16,12 @@ export interface MeshContext {
 }
 
 function meshAddress(command: Command): string {
+  return meshAddressFor(globalsOf(command).address);
+}
+
+function meshAddressFor(flag: string | undefined): string {
   const env = process.env['SKED_MESH_ADDR'];
-  return globalsOf(command).address ?? (env === undefined || env === '' ? MESH_DEFAULT_ADDRESS : env);
+  return flag ?? (env === undefined || env === '' ? MESH_DEFAULT_ADDRESS : env);
 }
 
 /** The mesh service's error words. */
@@ -31,9 +35,16 @@ export const meshErrors: ErrorContextOf = (command): ErrorContext => ({
 /** The mesh service client: `--address`/`--token`, then `SKED_MESH_*`, then the default address. */
 export function meshContext(command: Command): MeshContext {
   const globals = globalsOf(command);
-  const client = createMeshClient({
-    address: meshAddress(command),
-    ...(globals.token === undefined ? {} : { token: globals.token }),
+  return { client: meshClientFor(globals), output: processOutput(globals.json === true) };
+}
+
+/** The mesh service client for the given flags (as {@link meshContext}; shell completion uses it too). */
+export function meshClientFor(flags: {
+  readonly address?: string | undefined;
+  readonly token?: string | undefined;
+}): MeshClient {
+  return createMeshClient({
+    address: meshAddressFor(flags.address),
+    ...(flags.token === undefined ? {} : { token: flags.token }),
   });
-  return { client, output: processOutput(globals.json === true) };
 }

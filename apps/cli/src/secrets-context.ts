@@ -46,12 +46,28 @@ export async function secretsContext(
   options: { token?: boolean } = {},
 ): Promise<SecretsContext> {
   const globals = globalsOf(command);
-  const saved = (await readUserConfig()).secrets ?? {};
-  const address =
-    globals.address ?? envValue('SKED_SECRETS_ADDR') ?? saved.address ?? SECRETS_DEFAULT_ADDRESS;
-  const token =
-    options.token === false ? undefined : (globals.token ?? envValue('SKED_SECRETS_TOKEN') ?? saved.token);
   const mount = command.optsWithGlobals<{ mount?: string }>().mount ?? 'ldap';
-  const client = createSecretsClient({ address, mount, ...(token === undefined ? {} : { token }) });
+  const { client, address } = await secretsClientFor(
+    { address: globals.address, token: globals.token },
+    mount,
+    options,
+  );
   return { client, output: processOutput(globals.json === true), globals, mount, address };
+}
+
+/**
+ * The secrets service client for the given flags (as {@link secretsContext} resolves them, without a
+ * command: shell completion uses it too). `token: false` sends no token.
+ */
+export async function secretsClientFor(
+  flags: { readonly address?: string | undefined; readonly token?: string | undefined },
+  mount = 'ldap',
+  options: { token?: boolean } = {},
+): Promise<{ client: SecretsClient; address: string }> {
+  const saved = (await readUserConfig()).secrets ?? {};
+  const address = flags.address ?? envValue('SKED_SECRETS_ADDR') ?? saved.address ?? SECRETS_DEFAULT_ADDRESS;
+  const token =
+    options.token === false ? undefined : (flags.token ?? envValue('SKED_SECRETS_TOKEN') ?? saved.token);
+  const client = createSecretsClient({ address, mount, ...(token === undefined ? {} : { token }) });
+  return { client, address };
 }

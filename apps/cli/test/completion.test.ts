@@ -32,8 +32,26 @@ let env: Record<string, string>;
  */
 let alloc: { id: string; prefix: string };
 
+/** `sked ARGS` against the test server as the secrets service's root, which must succeed. */
+async function setUp(args: readonly string[], input?: string): Promise<string> {
+  const env = { ...server.env, SKED_SECRETS_TOKEN: server.secretsRootToken };
+  const result = await sked(args, { env, ...(input === undefined ? {} : { input }) });
+  if (result.code !== 0) throw new Error(`sked ${args.join(' ')} failed: ${result.stderr}`);
+  return result.stdout;
+}
+
 beforeAll(async () => {
   [server] = await Promise.all([startServer(['--demo']), ensureShells()]);
+  // What the servers offer besides the demo jobs: an LDAP group and user, a peering (INITIAL until
+  // a peer establishes it), and a job with versions 0 and 1.
+  await setUp(['ldap', 'group', 'write', 'devs', 'policies=dev']);
+  await setUp(['ldap', 'user', 'write', 'alice', 'policies=dev']);
+  await setUp(['peering', 'generate-token', 'peer-west']);
+  const { Job: web } = JSON.parse(await setUp(['job', 'inspect', 'web'])) as { Job: object };
+  for (const Priority of [50, 60]) {
+    const job = { ...web, ID: 'versioned', Name: 'versioned', Priority };
+    await setUp(['job', 'run', '--detach', '-'], JSON.stringify({ Job: job }));
+  }
   dir = await mkdtemp(join(tmpdir(), 'sked-completion-'));
   // `sked` on PATH, as the scripts call it by name.
   await mkdir(join(dir, 'bin'));
@@ -41,6 +59,7 @@ beforeAll(async () => {
   await chmod(join(dir, 'bin', 'sked'), 0o755);
   env = {
     ...server.env,
+    SKED_SECRETS_TOKEN: server.secretsRootToken,
     PATH: `${join(dir, 'bin')}:${process.env['PATH'] ?? '/usr/bin:/bin'}`,
     HOME: dir,
     XDG_CONFIG_HOME: join(dir, 'config'),
@@ -114,6 +133,9 @@ async function complete(shell: Shell, line: string, tabs: number, expected: RegE
   }
 }
 
+/** Below a prompt line: the versions 0 and 1 both offered (as words: the descriptions hold dates). */
+const BOTH_VERSIONS = /(?=[\s\S]*(?:^|\s)0(?:\s|$))(?=[\s\S]*(?:^|\s)1(?:\s|$))/m;
+
 /** The completions in every shell: commands, subcommands, flags, IDs from the server, files. */
 function sharedChecks(open: () => Shell, listTabs: number): void {
   it('completes commands, subcommands and flags, global flags after the subcommand too', async () => {
@@ -127,7 +149,7 @@ function sharedChecks(open: () => Shell, listTabs: number): void {
       await complete(shell, 'sked alloc status --name', 1, /sked alloc status --namespace$/m);
       await complete(shell, 'sked event stream --topic Alloc', 1, /--topic Allocation$/m);
     } finally {
-      shell.term.kill();
+      await shell.term.kill();
     }
   });
 
@@ -150,7 +172,24 @@ function sharedChecks(open: () => Shell, listTabs: number): void {
       );
       await complete(shell, 'sked job run examples/hel', 1, /sked job run examples\/hello\.hcl$/m);
     } finally {
-      shell.term.kill();
+      await shell.term.kill();
+    }
+  });
+
+  it("completes a job's versions, LDAP group and user names and peering names from the servers", async () => {
+    const shell = open();
+    try {
+      const versions = await complete(shell, 'sked job revert versioned ', listTabs, BOTH_VERSIONS);
+      expect(versions).not.toContain('nightly-backup'); // versions there, not job IDs
+      const history = await complete(shell, 'sked job history versioned --version ', listTabs, BOTH_VERSIONS);
+      expect(history).not.toContain('nightly-backup');
+      // --check-version offers the current version only
+      await complete(shell, 'sked job revert versioned 0 --check-version ', 1, /--check-version 1 ?$/m);
+      await complete(shell, 'sked ldap group read d', 1, /sked ldap group read devs ?$/m);
+      await complete(shell, 'sked ldap user delete al', 1, /sked ldap user delete alice ?$/m);
+      await complete(shell, 'sked peering read peer', 1, /sked peering read peer-west ?$/m);
+    } finally {
+      await shell.term.kill();
     }
   });
 }
@@ -270,6 +309,29 @@ describe.concurrent('in real shells', () => {
       expect(execJob).toMatch(/^nightly-backup\t/m);
       expect(allocs).toMatch(new RegExp(`^${alloc.id}\\tweb web running$`, 'm'));
       expect(files).toMatch(/^examples\/hello\.hcl$/m);
+    });
+
+    it("completes a job's versions, LDAP group and user names and peering names from the servers", async () => {
+      const [revert, history, check, groups, users, peerings, pairs] = await fishComplete(
+        'sked job revert versioned ',
+        'sked job history versioned --version ',
+        'sked job revert versioned 0 --check-version ',
+        'sked ldap group read ',
+        'sked ldap user delete ',
+        'sked peering read ',
+        'sked ldap user write alice ',
+      );
+      for (const versions of [revert, history]) {
+        expect(versions).toMatch(/^0\t(stable|not stable), submitted \d{4}-\d\d-\d\dT/m);
+        expect(versions).toMatch(/^1\t/m);
+      }
+      expect(check).toMatch(/^1\t/m);
+      expect(check).not.toMatch(/^0\t/m);
+      expect(groups).toMatch(/^devs\tLDAP group$/m);
+      expect(users).toMatch(/^alice\tLDAP user$/m);
+      expect(peerings).toMatch(/^peer-west\tINITIAL$/m);
+      // after the name come key=value pairs: no names there
+      expect(pairs).not.toContain('alice');
     });
   });
 });

@@ -144,10 +144,27 @@ export interface TerminalRun {
   raw(): string;
   /** Resolves once the screen shows `pattern`. */
   waitFor(pattern: string | RegExp, timeoutMs?: number): Promise<string>;
+  /** Types `data`; throws once the program has exited (a test that still types has lost track). */
   write(data: string): void;
   resize(cols: number, rows: number): void;
   readonly exitCode: Promise<number>;
-  kill(): void;
+  /** Hangs up (SIGHUP) once what was typed has reached the terminal; resolves when the program is gone. */
+  kill(): Promise<void>;
+}
+
+/**
+ * node-pty's writes not yet made. node-pty (1.1.0) queues each write and makes it later; when the
+ * program exits meanwhile, it closes the terminal first and the late write fails with EBADF, which
+ * it prints as "Unhandled pty write error" (nothing to catch). So a hang-up waits for this queue to
+ * empty. Private to node-pty: a version without it fails here, loudly.
+ */
+function pendingWrites(proc: pty.IPty): unknown[] {
+  const queue = (proc as unknown as { _writeStream?: { _writeQueue?: unknown } })._writeStream?._writeQueue;
+  if (!Array.isArray(queue))
+    throw new Error(
+      'node-pty has no _writeStream._writeQueue any more: see pendingWrites in test/harness.ts.',
+    );
+  return queue;
 }
 
 /** Runs `sked ARGS` on a pseudo-terminal of `cols` x `rows` (node-pty), screen kept by @xterm/headless. */
@@ -180,7 +197,14 @@ export function onTerminal(
     raw += data;
     pending = pending.then(() => new Promise<void>((resolve) => term.write(data, resolve)));
   });
-  const exitCode = new Promise<number>((resolve) => proc.onExit(({ exitCode: code }) => resolve(code)));
+  let exited = false;
+  const exitCode = new Promise<number>((resolve) =>
+    proc.onExit(({ exitCode: code }) => {
+      exited = true;
+      resolve(code);
+    }),
+  );
+  const queue = pendingWrites(proc);
   const screen = (from = 0): string => {
     const buffer = term.buffer.active;
     const out: string[] = [];
@@ -202,7 +226,10 @@ export function onTerminal(
         await new Promise((r) => setTimeout(r, 25));
       }
     },
-    write: (data) => proc.write(data),
+    write(data) {
+      if (exited) throw new Error(`Typed ${JSON.stringify(data)} after the program on the terminal exited.`);
+      proc.write(data);
+    },
     resize(c, r) {
       term.resize(c, r);
       proc.resize(c, r);
@@ -211,7 +238,17 @@ export function onTerminal(
       await pending;
       return code;
     }),
-    kill: () => proc.kill(),
+    async kill() {
+      if (exited) return;
+      // What was typed reaches the program first; input it leaves unread for 5 s is dropped with it.
+      for (const deadline = Date.now() + 5000; queue.length > 0 && Date.now() < deadline;)
+        await new Promise((r) => setTimeout(r, 10));
+      queue.length = 0;
+      proc.kill('SIGHUP');
+      const gone = setTimeout(() => proc.kill('SIGKILL'), 5000);
+      await exitCode;
+      clearTimeout(gone);
+    },
   };
 }
 

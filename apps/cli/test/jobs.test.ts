@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 
-import { makeJob } from '@sked/testkit';
+import { makeJob, makeTaskGroup } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { sked, startServer, type ServerProcess } from './harness.js';
@@ -67,6 +67,56 @@ describe.concurrent('job run, validate', () => {
     expect(bad.stderr).toContain('Job.TaskGroups[0].Count');
     const json = await run(['job', 'validate', fixture('invalid.json'), '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ Valid: false });
+  });
+
+  it("runs the scheduler's semantic checks locally, each problem with its path and the server's sentence", async () => {
+    const validate = (job: object) => run(['job', 'validate', '-'], { input: JSON.stringify({ Job: job }) });
+    const [priority, groups, cron, fine] = await Promise.all([
+      validate(makeJob({ ID: 'prio', Priority: 0 })),
+      validate(
+        makeJob({
+          ID: 'twice',
+          TaskGroups: [makeTaskGroup({ Name: 'web' }), makeTaskGroup({ Name: 'web' })],
+        }),
+      ),
+      validate(makeJob({ ID: 'nightly', Type: 'batch', Periodic: { Spec: '61 * * * *' } })),
+      validate(makeJob({ ID: 'nightly', Type: 'batch', Periodic: { Spec: '0 3 * * mon-fri' } })),
+    ]);
+    expect(priority).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Job validation errors:\n  * Job.Priority: expected a number of at least 1 but got the number 0\n',
+    });
+    expect(groups).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Job validation errors:\n  * Job.TaskGroups[1].Name: Task group "web" is defined more than once.\n',
+    });
+    expect(cron).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Job validation errors:\n  * Job.Periodic.Spec: Periodic job has an invalid cron spec "61 * * * *": minute value "61" is out of range 0-59.\n',
+    });
+    expect(fine).toMatchObject({ code: 0, stdout: 'Job validation successful\n', stderr: '' });
+    const several = await run(['job', 'validate', '-', '--json'], {
+      input: JSON.stringify(
+        makeJob({
+          ID: 'several',
+          TaskGroups: [makeTaskGroup({ Name: 'a', Tasks: [] }), makeTaskGroup({ Name: 'a' })],
+        }),
+      ),
+    });
+    expect(several.code).toBe(1);
+    expect(JSON.parse(several.stdout)).toEqual({
+      Valid: false,
+      Errors: [
+        'Job.TaskGroups[0].Tasks: Task group "a" has no tasks.',
+        'Job.TaskGroups[1].Name: Task group "a" is defined more than once.',
+      ],
+    });
   });
 
   it('refuses broken job files with what was wrong', async () => {

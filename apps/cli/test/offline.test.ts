@@ -216,10 +216,25 @@ describe.concurrent('completion and version', () => {
   });
 
   it('completes no IDs (and prints no error) when no server answers', async () => {
-    const result = await sked(['complete', '--', 'job', 'status', ''], {
-      env: { SKED_ADDR: 'http://127.0.0.1:9' },
-    });
-    expect(result).toEqual({ code: 0, stdout: ':4\n', stderr: '' });
+    const env = {
+      SKED_ADDR: 'http://127.0.0.1:9',
+      SKED_SECRETS_ADDR: 'http://127.0.0.1:9',
+      SKED_MESH_ADDR: 'http://127.0.0.1:9',
+    };
+    const requests = [
+      ['job', 'status', ''],
+      ['job', 'revert', 'web', ''],
+      ['job', 'history', 'web', '--version', ''],
+      ['ldap', 'group', 'read', ''],
+      ['peering', 'delete', ''],
+    ];
+    for (const words of requests) {
+      expect(await sked(['complete', '--', ...words], { env })).toEqual({
+        code: 0,
+        stdout: ':4\n',
+        stderr: '',
+      });
+    }
   });
 
   it('prints its version', async () => {

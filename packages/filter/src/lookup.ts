@@ -167,7 +167,7 @@ export function compileGetter(
     const { level, slot } = bound;
     const next = rest[0] as string;
     // Reads through the bound value directly when that is what walking from the root would give.
-    const direct = !ctx.unknownSet && rest.length <= 1 && (rest.length === 0 || !PROTOTYPE_NAMES.has(next));
+    const direct = !ctx.unknownSet && rest.length <= 1;
     const read = rest.length === 1 ? readerFor(next) : undefined;
     return (root, env) => {
       const b = (env[level] as Frame)[slot] as Bound;
@@ -201,21 +201,18 @@ export function compileGetter(
   const typedNulls = nulls !== undefined;
   const readHead = readerFor(head);
   if (path.length === 1) {
-    const inherited = head in Object.prototype;
     return (root) => {
       if (typeof root === 'object' && root !== null && !Array.isArray(root)) {
         const v = readHead(root as Record<string, unknown>, head);
-        if (v !== undefined && (v !== null || !typedNulls) && (!inherited || hasOwn.call(root, head)))
-          return v;
+        if (v !== undefined && (v !== null || !typedNulls)) return v;
       }
       return walkPath(root, path, ctx, site, nulls);
     };
   }
   const second = path[1] as string;
   const readSecond = readerFor(second);
-  const inherited = head in Object.prototype || second in Object.prototype;
   return (root) => {
-    if (!inherited && typeof root === 'object' && root !== null && !Array.isArray(root)) {
+    if (typeof root === 'object' && root !== null && !Array.isArray(root)) {
       const mid = readHead(root as Record<string, unknown>, head);
       if (typeof mid === 'object' && mid !== null && !Array.isArray(mid)) {
         const v = readSecond(mid as Record<string, unknown>, second);
@@ -226,15 +223,10 @@ export function compileGetter(
   };
 }
 
-/** Names that plain objects inherit (a read of them needs an own-property check). */
-export const PROTOTYPE_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
-
-/** Whether a selector can be read directly (one or two segments, unbound, no inherited names). */
+/** Whether a selector can be read directly (one or two segments, unbound). */
 export function peekable(selector: SelectorNode, scope: Scope, ctx: Context): boolean {
   const path = selector.path;
-  if (path.length > 2 || ctx.unknownSet || scope.names.has(path[0] as string)) return false;
-  for (const seg of path) if (PROTOTYPE_NAMES.has(seg)) return false;
-  return true;
+  return path.length <= 2 && !ctx.unknownSet && !scope.names.has(path[0] as string);
 }
 
 /**

@@ -10,22 +10,50 @@
  * first {@link READER_COUNT} names one each in the order they are first compiled, later ones one by
  * hash. A read of `Status` then stays monomorphic however many other fields a process's filters read,
  * and the closure's call of its reader is inlined by the optimiser. Answers do not depend on which
- * reader a name gets: every reader is the same read.
+ * reader a name gets: every reader is the same own-property read.
  * @internal
  * @packageDocumentation
  */
 
-/** Reads one own or inherited property (callers check own-ness where it matters, as before). */
+/**
+ * Reads one OWN property, as a JSON object has: undefined when the key is absent or only inherited
+ * (from a custom prototype, a class, or names such as `toString` and `constructor` that every object
+ * inherits).
+ */
 export type Reader = (o: Record<string, unknown>, key: string) => unknown;
+type Props = Record<string, unknown>;
+
+/**
+ * The own-property check of a read that found a value. A value read from an object whose prototype
+ * is `Object.prototype` is its own unless `Object.prototype` has the key (`toString`, `__proto__`, or a
+ * name added to it later); V8 folds both tests to constants after the read has checked the object's
+ * shape, so the common case costs nothing (an `Object.hasOwn` on every read would cost more than the
+ * read). Anything else (a custom or null prototype, an array, a class instance) asks `Object.hasOwn`.
+ */
+export function ownValue(o: object, key: string, v: unknown): unknown {
+  return Object.hasOwn(o, key) && !Array.isArray(o) ? v : undefined;
+}
 
 // Sixteen textually distinct copies of the same read, on purpose (see above): each literal is its
-// own feedback site. Kept on four lines so that they read as the table they are.
+// own feedback site. One line each, so that they read as the table they are.
 // prettier-ignore
 const READERS: readonly Reader[] = [
-  (o, k) => o[k], (o, k) => o[k], (o, k) => o[k], (o, k) => o[k],
-  (o, k) => o[k], (o, k) => o[k], (o, k) => o[k], (o, k) => o[k],
-  (o, k) => o[k], (o, k) => o[k], (o, k) => o[k], (o, k) => o[k],
-  (o, k) => o[k], (o, k) => o[k], (o, k) => o[k], (o, k) => o[k],
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
+  (o, k) => { const v = o[k]; return v === undefined || (Object.getPrototypeOf(o) === Object.prototype && (Object.prototype as Props)[k] === undefined) ? v : ownValue(o, k, v); },
 ];
 
 /** How many distinct read sites there are. */

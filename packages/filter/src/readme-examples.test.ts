@@ -5,6 +5,7 @@ import {
   compileFilter,
   completeFilter,
   createFilterCache,
+  evaluateFilter,
   FilterEvaluationError,
   filter,
   filterBuilder,
@@ -98,5 +99,16 @@ describe('README typed mode', () => {
     expect(jobFilters.compile('Meta.team == "data"') === jobFilters.compile('Meta.team == "data"')).toBe(
       true,
     );
+  });
+
+  it('reads own properties only (Decisions: Data)', () => {
+    const data = { Meta: Object.create({ x: 1 }) as object };
+    expect(evaluateFilter('Meta.x == 1', data)).toBe(false);
+    expect(evaluateFilter('Meta is empty', data)).toBe(true);
+    expect(evaluateFilter('"x" not in Meta', data)).toBe(true);
+    expect(() => evaluateFilter('x == 1', Object.create({ x: 1 }))).toThrow(FilterEvaluationError);
+    expect(evaluateFilter('Meta.constructor == "x"', { Meta: {} })).toBe(false);
+    expect(() => evaluateFilter('constructor == "x"', {})).toThrow(/no key "constructor" at the top level/);
+    expect(evaluateFilter('Meta["__proto__"] == "x"', JSON.parse('{"Meta": {"__proto__": "x"}}'))).toBe(true);
   });
 });

@@ -7,14 +7,54 @@ import Type, { type Static } from 'typebox';
 
 import { NullableArray, optionalProperties } from './internal/schema.js';
 
+/**
+ * Every constraint `Operand` the scheduling service evaluates: comparisons (`=`, `==` and `is` are the
+ * same; `!=` and `not` too), `regexp`, `version` and `semver` ranges, the `set_contains` family,
+ * `is_set`/`is_not_set`, and the placement rules `distinct_hosts` and `distinct_property`.
+ * `jobProblems` reports any other operand.
+ *
+ * @example
+ * ```ts
+ * import { ConstraintOperands, type ConstraintOperand } from '@sked/model';
+ *
+ * const known = (op: string): op is ConstraintOperand => (ConstraintOperands as readonly string[]).includes(op);
+ * known('set_contains_any'); // true
+ * ```
+ * @since 0.2.0
+ */
+export const ConstraintOperands = [
+  '=',
+  '==',
+  'is',
+  '!=',
+  'not',
+  '>',
+  '>=',
+  '<',
+  '<=',
+  'regexp',
+  'version',
+  'semver',
+  'set_contains',
+  'set_contains_all',
+  'set_contains_any',
+  'is_set',
+  'is_not_set',
+  'distinct_hosts',
+  'distinct_property',
+] as const;
+/** One of the {@link ConstraintOperands}. */
+export type ConstraintOperand = (typeof ConstraintOperands)[number];
+
 const ConstraintProperties = {
   /** Left side of the comparison: an attribute reference such as `${attr.kernel.name}` or a literal. `""` when unset. */
   LTarget: Type.String(),
   /** Right side of the comparison: a literal or an attribute reference. `""` when unset. */
   RTarget: Type.String(),
   /**
-   * Comparison operator, for example `=`, `!=`, `>`, `>=`, `<`, `<=`, `regexp`, `version`, `semver`,
-   * `set_contains`, `set_contains_any`, `distinct_hosts`, `distinct_property`, `is_set`, `is_not_set`.
+   * Comparison operator, one of {@link ConstraintOperands} (`=`, `!=`, `>`, `>=`, `<`, `<=`, `regexp`,
+   * `version`, `semver`, `set_contains`, `set_contains_any`, `distinct_hosts`, `distinct_property`,
+   * `is_set`, `is_not_set`, ...): any string passes the schema, `jobProblems` reports the others.
    * Canonicalization turns an empty value into `=`.
    */
   Operand: Type.String(),

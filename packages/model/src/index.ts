@@ -1,7 +1,8 @@
 /**
  * Schemas (TypeBox, JSON Schema) and static types for every resource and body of the scheduling
  * service API, the secrets service's LDAP auth method and the mesh service's cluster peering API,
- * with `validate()` (problems a user can act on) and job canonicalization.
+ * with `validate()` (problems a user can act on), job canonicalization, the scheduler's semantic job
+ * checks (`jobProblems()`) and cron specs (`parseCron()`, `nextCronLaunch()`).
  *
  * See the package README (`packages/model/README.md`) for defaults and validation decisions.
  *
@@ -16,11 +17,13 @@ export {
   AffinityInput,
   Constraint,
   ConstraintInput,
+  ConstraintOperands,
   Spread,
   SpreadInput,
   SpreadTarget,
   SpreadTargetInput,
 } from './constraint.js';
+export type { ConstraintOperand } from './constraint.js';
 // Group and task policies
 export {
   EphemeralDisk,
@@ -203,6 +206,10 @@ export type { OpenApiDocument } from './openapi/document.js';
 // Canonicalization
 export { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js';
 export type { CanonicalizeJobOptions, JobTypePolicyDefaults } from './canonicalize.js';
+// Semantic job validation and cron specs
+export { jobProblems } from './job-problems.js';
+export { cronProblem, nextCronLaunch, parseCron } from './cron.js';
+export type { CronSpec } from './cron.js';
 // Helpers types used in the inferred schema types
 export type { OptionalProperties } from './internal/schema.js';
 // TypeBox types used in signatures

@@ -125,11 +125,18 @@ async function validateJob(command: Command): Promise<number> {
   const [path] = command.processedArgs as [string];
   const file = await readJobFile(ctx.client, path);
   // Loaded here only: the schemas take a while to load, and only this command needs them.
-  const { JobRegisterRequest, formatProblems, validate } = await import('@sked/model');
+  const { JobRegisterRequest, canonicalizeJob, formatProblems, jobProblems, validate } =
+    await import('@sked/model');
   const result = validate(JobRegisterRequest, { Job: file.job });
-  const problems = result.ok ? [] : formatProblems(result.problems).split('\n');
-  if ((file.job.TaskGroups ?? []).length === 0)
-    problems.push('Job.TaskGroups: a job needs at least one task group');
+  // The service's semantic checks read the defaults canonicalization fills, so they need a job that
+  // matches the schema: they run once the schema problems are fixed, as on the server.
+  const found = result.ok
+    ? jobProblems(canonicalizeJob(result.value.Job)).map((p) => ({
+        path: `/Job${p.path}`,
+        message: p.message,
+      }))
+    : result.problems;
+  const problems = found.length === 0 ? [] : formatProblems(found).split('\n');
   if (ctx.output.json) {
     ctx.output.out(toJson({ Valid: problems.length === 0, Errors: problems }));
     return problems.length === 0 ? 0 : 1;
@@ -175,7 +182,9 @@ export function submitCommands(): Command[] {
     )
     .action(handler(plan, undefined, 255));
   const validateCmd = new Command('validate')
-    .description('Check a job file without submitting it')
+    .description(
+      "Check a job file without submitting it: the job schema, then the scheduler's semantic checks",
+    )
     .argument('<file>', FILE_HELP)
     .addHelpText('after', '\nExample:\n  $ sked job validate web.hcl')
     .action(handler(validateJob));

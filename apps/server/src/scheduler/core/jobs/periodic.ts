@@ -1,11 +1,10 @@
-import { EvalTriggeredBy, JobStatus } from '@sked/model';
+import { EvalTriggeredBy, JobStatus, nextCronLaunch, parseCron } from '@sked/model';
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
 import type { CoreContext } from '../context.js';
 import { canonicalize } from '../defaults.js';
 import { badRequest } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
-import { nextLaunch, parseCron } from '../internal/cron.js';
 import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Evaluation, Job } from '../types.js';
@@ -15,7 +14,7 @@ import { mustJob, upsertJob } from './upsert.js';
 export function nextLaunchOf(job: Job, nowMs: number): number | undefined {
   if (!job.Periodic || !job.Periodic.Enabled || job.Stop || job.ParentID !== '') return undefined;
   try {
-    return nextLaunch(parseCron(job.Periodic.Spec), nowMs);
+    return nextCronLaunch(parseCron(job.Periodic.Spec), nowMs);
   } catch {
     return undefined;
   }

@@ -1,0 +1,52 @@
+/**
+ * The fields of a canonicalized job that the semantic checks (`jobProblems`) read, with their JSON types
+ * only (no ranges, no enumerations: reporting those is the checks' job). A value that is not of this
+ * shape is not a canonicalized job, and is refused before any check reads it.
+ *
+ * @internal
+ * @packageDocumentation
+ */
+import Type from 'typebox';
+
+import { Nullable } from './schema.js';
+
+const Constraints = Type.Optional(
+  Nullable(Type.Array(Type.Object({ Operand: Type.String(), RTarget: Type.String() }))),
+);
+const RestartPolicy = Type.Optional(Nullable(Type.Object({ Mode: Type.String() })));
+
+const TaskShape = Type.Object({
+  Name: Type.String(),
+  Driver: Type.String(),
+  Leader: Type.Optional(Type.Boolean()),
+  Resources: Type.Object({ CPU: Type.Number(), MemoryMB: Type.Number() }),
+  Constraints,
+  RestartPolicy,
+});
+
+const GroupShape = Type.Object({
+  Name: Type.String(),
+  Count: Type.Number(),
+  Tasks: Type.Array(TaskShape),
+  Constraints,
+  RestartPolicy,
+  ReschedulePolicy: Type.Optional(Nullable(Type.Object({ DelayFunction: Type.String() }))),
+  Update: Type.Optional(Nullable(Type.Object({ Canary: Type.Number() }))),
+});
+
+/**
+ * What `jobProblems` needs of a job.
+ *
+ * @internal
+ */
+export const JobShape = Type.Object({
+  ID: Type.String(),
+  Type: Type.String(),
+  Priority: Type.Number(),
+  Constraints,
+  ParameterizedJob: Type.Optional(Nullable(Type.Object({ Payload: Type.String() }))),
+  Periodic: Type.Optional(
+    Nullable(Type.Object({ Enabled: Type.Boolean(), Spec: Type.String(), SpecType: Type.String() })),
+  ),
+  TaskGroups: Type.Array(GroupShape),
+});
