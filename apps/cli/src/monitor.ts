@@ -1,5 +1,5 @@
-import type { AllocationMetric, Deployment, Evaluation } from '@sked/model';
-import type { SchedulerClient } from '@sked/scheduler-client';
+import { EventTopic, type AllocationMetric, type Deployment, type Evaluation } from '@sked/model';
+import { isEventOf, type SchedulerClient } from '@sked/scheduler-client';
 
 import { INTERRUPTED } from './interrupt.js';
 import { keyValues, short, table } from './output.js';
@@ -64,8 +64,9 @@ async function awaitEvaluation(
     namespace: target.namespace,
     signal,
   })) {
-    const evaluation = (event.Payload as { Evaluation?: Evaluation }).Evaluation;
-    if (evaluation === undefined || evaluation.ID !== target.evalId) continue;
+    if (!isEventOf(event, EventTopic.Evaluation)) continue;
+    const evaluation = event.Payload.Evaluation;
+    if (evaluation.ID !== target.evalId) continue;
     progress.status(`Evaluation "${short(target.evalId)}" ${evaluation.Status}`);
     if (EVAL_DONE.has(evaluation.Status)) return evaluation;
   }

@@ -6,7 +6,6 @@
 import Type, { type Static } from 'typebox';
 
 import { NullableArray } from './internal/schema.js';
-import { Node } from './node.js';
 
 /**
  * Topics of the event stream. `*` subscribes to every topic.
@@ -107,9 +106,11 @@ export type EventType = (typeof EventType)[keyof typeof EventType];
 /**
  * One event of the stream.
  *
- * @remarks The payload's shape depends on the topic: `{ Node: Node }` for `Node` and `NodeDrain`,
- * `{ Job: Job }`, `{ Allocation: Allocation }` (without `Job`), `{ Evaluation: Evaluation }`,
- * `{ Deployment: Deployment }` for the other topics this project emits.
+ * @remarks The payload's shape depends on the topic ({@link EventPayload} has the schema of each):
+ * `{ Node: Node }` for `Node` and `NodeDrain`, `{ Job: Job }`, `{ Allocation: Allocation }` (without
+ * `Job`), `{ Evaluation: Evaluation }`, `{ Deployment: Deployment }`. This schema accepts any topic
+ * and any payload object, so events of topics a newer service adds pass; {@link TypedEvent} is its
+ * static type narrowed by topic, and {@link isEventOf} checks one topic at run time.
  * @since 0.1.0
  */
 export const Event = Type.Object({
@@ -125,7 +126,7 @@ export const Event = Type.Object({
   FilterKeys: NullableArray(Type.String()),
   /** Raft index of the change that produced the event. */
   Index: Type.Integer({ minimum: 0 }),
-  /** The object, wrapped in a key named after the topic (free-form here; see the remarks). */
+  /** The object, wrapped in a key named after the topic (free-form here; see the remarks and {@link EventPayload}). */
   Payload: Type.Record(Type.String(), Type.Unknown()),
 });
 /** A value matching the {@link Event} schema. */
@@ -146,15 +147,3 @@ export const EventEnvelope = Type.Object({
 });
 /** A value matching the {@link EventEnvelope} schema. */
 export type EventEnvelope = Static<typeof EventEnvelope>;
-
-/**
- * Payload of events of the `Node` and `NodeDrain` topics.
- *
- * @since 0.1.0
- */
-export const NodeEventPayload = Type.Object({
-  /** The node. */
-  Node: Node,
-});
-/** A value matching the {@link NodeEventPayload} schema. */
-export type NodeEventPayload = Static<typeof NodeEventPayload>;

@@ -165,7 +165,18 @@ export {
   NodeStatus,
 } from './node.js';
 // Event stream
-export { Event, EventEnvelope, EventTopic, EventType, NodeEventPayload } from './event.js';
+export { Event, EventEnvelope, EventTopic, EventType } from './event.js';
+export { EventPayload, EventPayloadKey, NodeEventPayload } from './event-payloads.js';
+export { isEventOf } from './typed-event.js';
+export type {
+  EventHeader,
+  EventOf,
+  EventPayloads,
+  KnownEvent,
+  TypedEvent,
+  TypedEventTopic,
+  UnknownTopicEvent,
+} from './typed-event.js';
 // List queries
 export { FilterConflictMessage } from './list-query.js';
 // Exec frames

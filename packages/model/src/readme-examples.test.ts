@@ -1,14 +1,19 @@
-// The README's example, run as written: the code between the README markers below is the README block
-// (imports aside), which the first test checks, so the README and what runs cannot drift apart.
+// The README's examples, run as written: the code between each pair of README markers below is the
+// README block under that heading (imports aside), which the first test checks, so the README and
+// what runs cannot drift apart.
 import { readFileSync } from 'node:fs';
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { readFixture } from '../test/fixtures.js';
 
 import { canonicalizeJob } from './canonicalize.js';
 import { cronProblem, nextCronLaunch, parseCron } from './cron.js';
 import { ValidationError } from './errors.js';
+import { EventEnvelope } from './event.js';
 import { jobProblems } from './job-problems.js';
-import { formatProblems } from './validate.js';
+import { isEventOf } from './typed-event.js';
+import { formatProblems, validate } from './validate.js';
 
 /** Code as compared: each line trimmed, blank lines dropped. */
 const normalize = (code: string): string =>
@@ -18,23 +23,35 @@ const normalize = (code: string): string =>
     .filter(Boolean)
     .join('\n');
 
+/** The README's ```ts block under `### heading`, imports aside. */
+function documented(heading: string): string {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const section = readme.slice(readme.indexOf(`### ${heading}\n`));
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+  return normalize(block.replace(/^import [\s\S]*? from '[^']+';$/gm, ''));
+}
+
+/** The code of this file between its `README start: heading` and `README end: heading` markers. */
+function ran(heading: string): string {
+  const source = readFileSync(new URL(import.meta.url), 'utf8');
+  const start = source.indexOf(`// README start: ${heading}\n`);
+  const end = source.indexOf(`// README end: ${heading}\n`);
+  return start < 0 || end < 0 ? '' : normalize(source.slice(source.indexOf('\n', start), end));
+}
+
 describe('README', () => {
-  it('the example under "Semantic job checks and cron specs" is the code this file runs', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('### Semantic job checks and cron specs\n'));
-    const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
-    const documented = normalize(block.replace(/^import [\s\S]*? from '[^']+';$/gm, ''));
-    const source = readFileSync(new URL(import.meta.url), 'utf8');
-    // lastIndexOf: the markers' text also stands in this line
-    const ran = source.slice(source.lastIndexOf('// README start') + 15, source.lastIndexOf('// README end'));
-    expect(documented.split('\n').length).toBeGreaterThan(5);
-    expect(normalize(ran)).toBe(documented);
-  });
+  it.each(['Semantic job checks and cron specs', 'Typed events'])(
+    'the example under "%s" is the code this file runs',
+    (heading) => {
+      expect(documented(heading).split('\n').length).toBeGreaterThan(5);
+      expect(ran(heading)).toBe(documented(heading));
+    },
+  );
 });
 
 describe('Semantic job checks and cron specs', () => {
   it('reports the problems and the next launch the README says', () => {
-    // README start
+    // README start: Semantic job checks and cron specs
     const job = canonicalizeJob({
       ID: 'web',
       Priority: 0,
@@ -48,7 +65,7 @@ describe('Semantic job checks and cron specs', () => {
     const weekdays = parseCron('30 9 * * mon-fri'); // a bad spec throws ValidationError naming the field
     const next = nextCronLaunch(weekdays, Date.parse('2026-01-03T12:00:00Z')); // Monday 2026-01-05 09:30 UTC
     const reason = cronProblem('0 24 * * *'); // 'hour value "24" is out of range 0-23'
-    // README end
+    // README end: Semantic job checks and cron specs
     expect(text).toBe(
       [
         'Priority: Job priority must be between [1, 100], got 0.',
@@ -59,5 +76,42 @@ describe('Semantic job checks and cron specs', () => {
     expect(next).toBe(Date.parse('2026-01-05T09:30:00Z'));
     expect(reason).toBe('hour value "24" is out of range 0-23');
     expect(() => parseCron('0 24 * * *')).toThrow(ValidationError);
+  });
+});
+
+describe('Typed events', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it.each([
+    [
+      'event-envelope-job',
+      [
+        ['example', 'running'],
+        ['Evaluation', 'EvaluationUpdated'],
+        ['Allocation', 'AllocationUpdated'],
+        ['Deployment', 'DeploymentStatusUpdate'],
+      ],
+    ],
+    ['event-envelope-node', [[expect.any(String), 'NodeRegistration']]],
+    ['an unknown topic', [['Volume', 'VolumeRegistered']]],
+  ])('prints what the README says for %s', (name, expected) => {
+    const logged: unknown[][] = [];
+    vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void logged.push(args));
+    const volume = { Topic: 'Volume', Type: 'VolumeRegistered', Key: 'v', Namespace: '', FilterKeys: null };
+    const line = JSON.stringify(
+      name === 'an unknown topic'
+        ? { Index: 3, Events: [{ ...volume, Index: 3, Payload: { Volume: { ID: 'v' } } }] }
+        : readFixture(name),
+    );
+    // README start: Typed events
+    const envelope = validate(EventEnvelope, JSON.parse(line));
+    if (!envelope.ok) throw new Error(formatProblems(envelope.problems));
+    for (const event of envelope.value.Events ?? []) {
+      if (isEventOf(event, 'Job')) console.log(event.Payload.Job.ID, event.Payload.Job.Status);
+      else if (isEventOf(event, 'Node')) console.log(event.Payload.Node.Name, event.Type);
+      else console.log(event.Topic, event.Type); // any other topic, one a newer server added included
+    }
+    // README end: Typed events
+    expect(logged).toEqual(expected);
   });
 });

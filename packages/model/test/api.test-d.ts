@@ -5,11 +5,21 @@ import { expectTypeOf } from 'vitest';
 
 import {
   canonicalizeJob,
+  isEventOf,
   validate,
   type Allocation,
+  type Deployment,
+  type Evaluation,
+  type Event,
+  type EventOf,
+  type EventTopic,
+  type KnownEvent,
+  type Node,
+  type SchedulerJob,
+  type TypedEvent,
+  type TypedEventTopic,
   type Job,
   type JobInput,
-  type SchedulerJob,
   type SchedulerJobInput,
   type SchedulerJobType,
   type JobRegisterRequest as JobRegisterRequestType,
@@ -56,3 +66,43 @@ expectTypeOf(canonicalizeJob(submitted)).toEqualTypeOf<Job>();
 expectTypeOf(canonicalizeJob(scheduled)).toEqualTypeOf<SchedulerJob>();
 expectTypeOf<JobInput>().toExtend<SchedulerJobInput>();
 expectTypeOf<SchedulerJobInput['Type']>().toEqualTypeOf<SchedulerJobType | undefined>();
+
+// Typed events: Topic narrows Payload; a topic this version does not know stays a plain string.
+declare const streamed: TypedEvent;
+if (streamed.Topic === 'Job') {
+  // the same fields as a SchedulerJob (its Type may be `system`), flattened
+  expectTypeOf(streamed.Payload.Job).toExtend<SchedulerJob>();
+  expectTypeOf<SchedulerJob>().toExtend<typeof streamed.Payload.Job>();
+}
+if (streamed.Topic === 'Allocation') {
+  expectTypeOf(streamed.Payload.Allocation).toEqualTypeOf<Omit<Allocation, 'Job'>>();
+  // @ts-expect-error an allocation in an event has no Job
+  void streamed.Payload.Allocation.Job;
+}
+switch (streamed.Topic) {
+  case 'Node':
+  case 'NodeDrain':
+    expectTypeOf(streamed.Payload.Node).toEqualTypeOf<Node>();
+    break;
+  case 'Evaluation':
+    expectTypeOf(streamed.Payload.Evaluation).toEqualTypeOf<Evaluation>();
+    break;
+  case 'ACLToken':
+    expectTypeOf(streamed.Payload.ACLToken).toEqualTypeOf<Record<string, unknown>>();
+    break;
+  default:
+    // every other topic, including ones a newer server adds, still has its fields
+    expectTypeOf(streamed.Topic).toEqualTypeOf<string>();
+}
+expectTypeOf<TypedEvent>().toExtend<Event>();
+expectTypeOf<EventOf<'Deployment'>['Payload']>().toEqualTypeOf<{ Deployment: Deployment }>();
+expectTypeOf<EventOf<'Deployment'>['Type']>().toEqualTypeOf<string>();
+expectTypeOf<TypedEventTopic>().toEqualTypeOf<Exclude<EventTopic, '*'>>();
+expectTypeOf<KnownEvent['Topic']>().toEqualTypeOf<TypedEventTopic>();
+// @ts-expect-error `*` is a subscription, not the topic of an event
+expectTypeOf<EventOf<'*'>>();
+
+// isEventOf narrows a plain Event and a TypedEvent to the topic's event.
+declare const plain: Event;
+if (isEventOf(plain, 'Deployment')) expectTypeOf(plain).toEqualTypeOf<EventOf<'Deployment'>>();
+if (isEventOf(streamed, 'NodeDrain')) expectTypeOf(streamed).toEqualTypeOf<EventOf<'NodeDrain'>>();

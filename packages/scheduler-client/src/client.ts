@@ -5,7 +5,7 @@ import {
   type TransportDefaults,
   type TransportOptions,
 } from '@sked/http';
-import type { Event } from '@sked/model';
+import type { TypedEvent } from '@sked/model';
 
 import { createAllocationsApi, type AllocationsApi } from './allocations.js';
 import { streamEvents, type EventStreamOptions } from './events.js';
@@ -38,9 +38,9 @@ export interface SchedulerClient {
    * `GET /v1/event/stream` as an async iterable of events, reconnecting from the last index + 1
    * (see {@link streamEvents}).
    * @param options - Start index, topics, namespace, signal, heartbeat timeout, retry policy.
-   * @returns The events, in index order.
+   * @returns The events, in index order, typed by topic (`TypedEvent`: `Topic` narrows `Payload`).
    */
-  events(this: void, options?: EventStreamOptions): AsyncIterable<Event>;
+  events(this: void, options?: EventStreamOptions): AsyncIterable<TypedEvent>;
   /**
    * Runs a command in a task of an allocation over the exec WebSocket (see {@link execAllocation}).
    * @param allocId - Full allocation ID.

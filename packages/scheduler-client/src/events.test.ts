@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import { ApiError, createTransport, type FetchLike } from '@sked/http';
-import type { Event } from '@sked/model';
+import { isEventOf, type Event } from '@sked/model';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createClient } from './client.js';
@@ -108,6 +108,27 @@ describe('streamEvents', () => {
     expect(requests.map((url) => url.searchParams.get('index'))).toEqual(['0', '3']);
     expect(reconnects).toHaveLength(1);
     expect(reconnects[0]?.index).toBe(3);
+  });
+
+  it('yields events typed by topic, and an event of a topic it does not know unchanged', async () => {
+    // Arrange: a job, a node and a topic this version does not type, in one batch
+    const node: Event = { ...event(6, 'n1'), Topic: 'Node', Payload: { Node: { ID: 'n1', Name: 'dc1-a' } } };
+    const volume: Event = { ...event(6, 'v1'), Topic: 'Volume', Payload: { Volume: { ID: 'v1' } } };
+    const { transport } = await fakeServer((_req, res) => {
+      openStream(res);
+      res.write(`${JSON.stringify({ Index: 6, Events: [event(6, 'web'), node, volume] })}\n`);
+    });
+    // Act
+    const read = await take(streamEvents(transport), 3);
+    const described = read.map((e) => {
+      if (e.Topic === 'Job') return `job ${e.Payload.Job.ID}`;
+      if (e.Topic === 'Node') return `node ${e.Payload.Node.Name}`;
+      return `other ${e.Topic}`;
+    });
+    // Assert
+    expect(described).toEqual(['job web', 'node dc1-a', 'other Volume']);
+    expect(read[2]).toEqual(volume);
+    expect(read.map((e) => isEventOf(e, 'Node'))).toEqual([false, true, false]);
   });
 
   it('is available as client.events', async () => {

@@ -1,5 +1,5 @@
 import type { Transport } from '@sked/http';
-import type { Event } from '@sked/model';
+import type { TypedEvent } from '@sked/model';
 import { isRetryable, sleep } from '@sked/query';
 
 import { InvalidRequestError } from './errors.js';
@@ -195,7 +195,7 @@ async function* readLines(
   }
 }
 
-function parseEnvelope(line: string): { index: number; events: Event[] } | undefined {
+function parseEnvelope(line: string): { index: number; events: TypedEvent[] } | undefined {
   const value = JSON.parse(line) as Envelope;
   if (typeof value !== 'object' || value === null) {
     throw new Error(`The event stream sent a line that is not a JSON object: ${line.slice(0, 80)}`);
@@ -208,7 +208,8 @@ function parseEnvelope(line: string): { index: number; events: Event[] } | undef
       `The event stream sent a batch without a numeric Index and an Events array: ${line.slice(0, 80)}`,
     );
   }
-  return { index: value.Index, events: value.Events as Event[] };
+  // Not validated (see the README's Limits): the events are what the service sends, typed by topic.
+  return { index: value.Index, events: value.Events as TypedEvent[] };
 }
 
 /**
@@ -216,6 +217,11 @@ function parseEnvelope(line: string): { index: number; events: Event[] } | undef
  * heartbeats.
  *
  * @remarks
+ * The events are `TypedEvent`s of `@sked/model`: testing `Topic` narrows `Payload`
+ * (`if (event.Topic === 'Job') event.Payload.Job.ID`), and `isEventOf(event, topic)` checks the
+ * topic and its payload key at run time. Events of a topic this version does not know are yielded
+ * unchanged, as an `UnknownTopicEvent`. Payloads are not validated.
+ *
  * When the connection drops (network error, server restart, 5xx, or no byte for
  * `heartbeatTimeout`), the iterable reconnects after a backoff from the last index seen + 1, and
  * skips any batch at or below that index, so no event is lost or repeated as long as the server
@@ -225,7 +231,7 @@ function parseEnvelope(line: string): { index: number; events: Event[] } | undef
  *
  * @param transport - The transport of the scheduling service.
  * @param options - Start index, topics, namespace, signal, heartbeat timeout, retry policy.
- * @returns An async iterable of events in index order.
+ * @returns An async iterable of events in index order, typed by topic.
  * @throws (from the first `next()`, never synchronously) {@link InvalidRequestError} for a bad
  * index, topic or timeout, before any request; `ApiError` for a 4xx answer or after `maxRetries`
  * failures; the signal's reason on abort.
@@ -233,12 +239,15 @@ function parseEnvelope(line: string): { index: number; events: Event[] } | undef
  * ```ts
  * const controller = new AbortController();
  * for await (const event of client.events({ topics: ['Job:web'], signal: controller.signal })) {
- *   console.log(event.Index, event.Type);
+ *   if (event.Topic === 'Job') console.log(event.Index, event.Type, event.Payload.Job.Status);
  * }
  * ```
  * @since 0.1.0
  */
-export function streamEvents(transport: Transport, options: EventStreamOptions = {}): AsyncIterable<Event> {
+export function streamEvents(
+  transport: Transport,
+  options: EventStreamOptions = {},
+): AsyncIterable<TypedEvent> {
   const heartbeatTimeout = options.heartbeatTimeout ?? 30_000;
   const backoffMs = options.backoffMs ?? 500;
   const maxBackoffMs = options.maxBackoffMs ?? 30_000;
@@ -246,7 +255,7 @@ export function streamEvents(transport: Transport, options: EventStreamOptions =
   const random = options.random ?? Math.random;
   const signal = options.signal;
 
-  async function* run(): AsyncGenerator<Event, void, undefined> {
+  async function* run(): AsyncGenerator<TypedEvent, void, undefined> {
     checkOptions(options);
     let lastIndex = 0;
     let nextIndex = options.index ?? 0;

@@ -41,6 +41,9 @@ export type { VolumeDeleteOptions, VolumeListOptions, VolumesApi } from './volum
 // Event stream
 export type { EventStreamOptions, EventStreamReconnect } from './events.js';
 export { HeartbeatTimeoutError, streamEvents } from './events.js';
+// The typed events it yields, and their guard, from @sked/model
+export { isEventOf } from '@sked/model';
+export type { EventOf, KnownEvent, TypedEvent, TypedEventTopic, UnknownTopicEvent } from '@sked/model';
 
 // Exec
 export type { ExecOptions, ExecSession, TerminalSize } from './exec.js';

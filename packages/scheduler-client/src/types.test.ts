@@ -3,6 +3,8 @@ import type {
   CsiVolume,
   CsiVolumeListStub,
   Deployment,
+  Evaluation,
+  Event,
   Job,
   JobListStub,
   JobRegisterResponse,
@@ -10,7 +12,15 @@ import type {
 } from '@sked/model';
 import { describe, expectTypeOf, it } from 'vitest';
 
-import { createClient, type Result, type SchedulerClient } from './index.js';
+import {
+  createClient,
+  isEventOf,
+  streamEvents,
+  type EventOf,
+  type Result,
+  type SchedulerClient,
+  type TypedEvent,
+} from './index.js';
 
 // Checked by `tsc` (the typecheck script); at run time these assertions do nothing.
 describe('public types', () => {
@@ -39,5 +49,28 @@ describe('public types', () => {
     void client.jobs.list({ filter: 42 }).catch(() => undefined);
     // @ts-expect-error volumes support only the csi type
     void client.volumes.list({ type: 'host' }).catch(() => undefined);
+  });
+
+  it('types the event stream by topic: Topic narrows Payload', () => {
+    expectTypeOf(client.events).returns.toEqualTypeOf<AsyncIterable<TypedEvent>>();
+    expectTypeOf(streamEvents).returns.toEqualTypeOf<AsyncIterable<TypedEvent>>();
+    const check = async (): Promise<void> => {
+      for await (const e of client.events({ topics: ['Job', 'Allocation', 'Evaluation'] })) {
+        if (e.Topic === 'Job') expectTypeOf(e.Payload.Job.ID).toEqualTypeOf<string>();
+        if (e.Topic === 'Allocation') {
+          expectTypeOf(e.Payload.Allocation).toEqualTypeOf<Omit<Allocation, 'Job'>>();
+          // @ts-expect-error an allocation in an event has no Job
+          void e.Payload.Allocation.Job;
+        }
+        if (e.Topic === 'Evaluation') expectTypeOf(e.Payload.Evaluation).toEqualTypeOf<Evaluation>();
+        // @ts-expect-error the payload of an event of unknown topic has no typed Job
+        void e.Payload.Job.ID;
+        if (isEventOf(e, 'Deployment')) expectTypeOf(e).toEqualTypeOf<EventOf<'Deployment'>>();
+        else expectTypeOf(e.Topic).toEqualTypeOf<string>();
+        // every event is still a plain Event of the model
+        expectTypeOf(e).toExtend<Event>();
+      }
+    };
+    expectTypeOf(check).returns.toEqualTypeOf<Promise<void>>();
   });
 });

@@ -17,7 +17,7 @@ import type {
   JobSubmission,
   DriverInfo,
   Evaluation as ModelEvaluation,
-  EventTopic,
+  EventHeader,
   EventType,
   JobSummary as ModelJobSummary,
   Node as ModelNode,
@@ -190,16 +190,54 @@ export type CsiVolume = Omit<ModelCsiVolume, 'ReadAllocs' | 'WriteAllocs' | 'All
   Claims: Record<string, VolumeClaim>;
 };
 
-/** One event of the event stream. */
-export interface ClusterEvent {
-  Topic: EventTopic;
-  Type: EventType;
-  Key: string;
-  Namespace: string;
-  FilterKeys: string[] | null;
-  Index: number;
-  Payload: JsonObject;
+/** The event types the server derives on each topic (state/events.ts says which change gives which). */
+type AllocEventType =
+  | typeof EventType.AllocationCreated
+  | typeof EventType.AllocationUpdated
+  | typeof EventType.AllocationUpdateDesiredStatus;
+type DeploymentEventType =
+  | typeof EventType.PlanResult
+  | typeof EventType.DeploymentStatusUpdate
+  | typeof EventType.DeploymentPromotion
+  | typeof EventType.DeploymentAllocHealth;
+type JobEventType =
+  typeof EventType.JobRegistered | typeof EventType.JobDeregistered | typeof EventType.JobBatchDeregistered;
+type NodeEventType =
+  | typeof EventType.NodeRegistration
+  | typeof EventType.NodeDeregistration
+  | typeof EventType.NodeEligibility
+  | typeof EventType.NodeDrain
+  | typeof EventType.NodeEvent;
+
+/**
+ * What the server emits on each topic: the event types, and the payload in the stored shapes (the
+ * model's `EventPayloads`, with this server's records; an allocation without its job).
+ */
+export interface ClusterEventKinds {
+  Allocation: { type: AllocEventType; payload: { Allocation: Omit<Allocation, 'Job'> } };
+  Deployment: { type: DeploymentEventType; payload: { Deployment: Deployment } };
+  Evaluation: { type: typeof EventType.EvaluationUpdated; payload: { Evaluation: Evaluation } };
+  Job: { type: JobEventType; payload: { Job: Job } };
+  Node: { type: NodeEventType; payload: { Node: Node } };
 }
+
+/** A topic the server emits events on. */
+export type ClusterEventTopic = keyof ClusterEventKinds;
+
+/** An event of topic `T` before the commit gives it its index. */
+export interface PendingEventOf<T extends ClusterEventTopic> extends Omit<EventHeader, 'Index' | 'Type'> {
+  Topic: T;
+  Type: ClusterEventKinds[T]['type'];
+  Payload: ClusterEventKinds[T]['payload'];
+}
+
+/** An event of topic `T`, as the stream carries it. */
+export interface ClusterEventOf<T extends ClusterEventTopic> extends PendingEventOf<T> {
+  Index: number;
+}
+
+/** One event of the event stream: a union discriminated by `Topic`. */
+export type ClusterEvent = { [T in ClusterEventTopic]: ClusterEventOf<T> }[ClusterEventTopic];
 
 /** A batch of events sharing one index. */
 export interface EventBatch {

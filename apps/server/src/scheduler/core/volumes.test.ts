@@ -137,12 +137,13 @@ describe('events and nodes', () => {
     t.cluster.registerJob({ job: withCount(serviceJob('web'), 1) });
     t.run(300);
     const events = t.batches.flatMap((b) => b.Events);
-    const created = events.find((e) => e.Type === 'AllocationCreated')!;
-    const alloc = created.Payload['Allocation'] as Record<string, unknown>;
-    expect(alloc['Job']).toBeUndefined();
+    const created = events.find((e) => e.Type === 'AllocationCreated');
+    if (created?.Topic !== 'Allocation') throw new Error('no AllocationCreated event');
+    const alloc = created.Payload.Allocation;
+    expect(alloc).not.toHaveProperty('Job');
     // a service job gets the default update strategy, so its first allocations belong to a deployment
-    expect(alloc['DeploymentID']).toMatch(/^[0-9a-f-]{36}$/);
-    expect(created.FilterKeys).toEqual([alloc['JobID'], alloc['EvalID'], alloc['DeploymentID']]);
+    expect(alloc.DeploymentID).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.FilterKeys).toEqual([alloc.JobID, alloc.EvalID, alloc.DeploymentID]);
     expect(events.slice(0, 2).map((e) => e.Type)).toEqual(['JobRegistered', 'EvaluationUpdated']);
     const indexes = t.batches.map((b) => b.Index);
     expect(indexes).toEqual([...indexes].sort((a, b) => a - b));

@@ -1,4 +1,5 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { EventPayload, formatProblems, isEventOf, validate } from '@sked/model';
 import { jobFactory } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../http/server.js';
@@ -126,8 +127,9 @@ describe('event stream end to end', () => {
     expect(indexes).toEqual([...indexes].sort((x, y) => x - y));
     expect(new Set(indexes).size).toBe(indexes.length);
     const created = mine.find((e) => e.Type === 'AllocationCreated');
-    expect(created?.Payload['Allocation']).toMatchObject({ JobID: 'e2e-order' });
-    expect(created?.Payload['Allocation']).not.toHaveProperty('Job');
+    const allocation = created?.Topic === 'Allocation' ? created.Payload.Allocation : undefined;
+    expect(allocation).toMatchObject({ JobID: 'e2e-order' });
+    expect(allocation).not.toHaveProperty('Job');
     expect(stream.response.headers['content-type']).toBe('application/json');
   });
 
@@ -188,7 +190,7 @@ describe('event stream end to end', () => {
     const registrations = events(stream.batches).filter((e) => e.Type === 'NodeRegistration');
     expect(registrations.map((e) => e.Topic)).toEqual(['Node', 'Node']);
     expect(
-      registrations.every((e) => e.Namespace === '' && e.Key === (e.Payload['Node'] as { ID: string }).ID),
+      registrations.every((e) => e.Topic === 'Node' && e.Namespace === '' && e.Key === e.Payload.Node.ID),
     ).toBe(true);
   });
 
@@ -249,11 +251,14 @@ describe('event stream end to end', () => {
     const all = events(stream.batches);
     expect(all.filter((e) => e.Key === '' || e.Index <= 0)).toEqual([]);
     const allocs = all.filter((e) => e.Topic === 'Allocation');
-    expect(
-      allocs.filter(
-        (e) => !(e.FilterKeys ?? []).includes((e.Payload['Allocation'] as { JobID: string }).JobID),
-      ),
-    ).toEqual([]);
+    expect(allocs.filter((e) => !(e.FilterKeys ?? []).includes(e.Payload.Allocation.JobID))).toEqual([]);
+    // every payload is the model's for its topic: its key (isEventOf) and its fields
+    const wrong = all.flatMap((e) => {
+      const result = validate(EventPayload[e.Topic], e.Payload);
+      if (result.ok && isEventOf(e, e.Topic)) return [];
+      return [`${e.Topic}/${e.Type}: ${result.ok ? 'no payload key' : formatProblems(result.problems)}`];
+    });
+    expect(wrong).toEqual([]);
   });
 
   it('sends heartbeats at the configured interval', async () => {

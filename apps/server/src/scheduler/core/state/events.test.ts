@@ -93,7 +93,8 @@ describe('deriveEvents', () => {
       7,
     );
     expect(event).toMatchObject({ Key: 'a1', Namespace: 'default', FilterKeys: ['web', 'e1', 'd1'] });
-    expect(event?.Payload['Allocation']).not.toHaveProperty('Job');
+    expect(event?.Topic).toBe('Allocation');
+    expect(event?.Topic === 'Allocation' && event.Payload.Allocation).not.toHaveProperty('Job');
   });
 
   it.each<[string, Deployment | undefined, Deployment, string[]]>([
@@ -171,7 +172,11 @@ describe('deriveEvents', () => {
     ).toEqual(['Node/NodeDrain', 'Node/NodeEvent']);
     const [gone] = deriveEvents('write', [{ table: 'nodes', before: node(), after: undefined }], 7);
     expect(gone).toMatchObject({ Type: 'NodeDeregistration', Namespace: '', FilterKeys: null });
-    expect(gone?.Payload['Node']).toMatchObject({ ID: 'n1', Status: 'down', ModifyIndex: 7 });
+    expect(gone?.Topic === 'Node' && gone.Payload.Node).toMatchObject({
+      ID: 'n1',
+      Status: 'down',
+      ModifyIndex: 7,
+    });
   });
 
   it('derives nothing for the tables without a topic', () => {

@@ -1,6 +1,15 @@
 import { EventTopic, EventType, NodeStatus } from '@sked/model';
 
-import type { Allocation, ClusterEvent, Deployment, Evaluation, Job, Node } from '../types.js';
+import type {
+  Allocation,
+  ClusterEventKinds,
+  ClusterEventTopic,
+  Deployment,
+  Evaluation,
+  Job,
+  Node,
+  PendingEventOf,
+} from '../types.js';
 import type { TableName, TableTypes } from './tables.js';
 
 /**
@@ -10,36 +19,37 @@ import type { TableName, TableTypes } from './tables.js';
  */
 export type WriteKind = 'write' | 'job-deregister' | 'job-batch-deregister';
 
-/** One put or delete of a write, in the order the write made it. */
-export interface LoggedChange<K extends TableName = TableName> {
-  readonly table: K;
-  /** The value the write saw before this change (its own earlier put, or the committed one). */
-  readonly before: TableTypes[K] | undefined;
-  /** The value put (`undefined`: deleted). */
-  readonly after: TableTypes[K] | undefined;
+/**
+ * One put or delete of a write, in the order the write made it: for `LoggedChange` (every table) a
+ * union discriminated by `table`.
+ */
+export type LoggedChange<K extends TableName = TableName> = K extends TableName
+  ? {
+      readonly table: K;
+      /** The value the write saw before this change (its own earlier put, or the committed one). */
+      readonly before: TableTypes[K] | undefined;
+      /** The value put (`undefined`: deleted). */
+      readonly after: TableTypes[K] | undefined;
+    }
+  : never;
+
+/**
+ * The change of one item of `table`. The one cast of the change log: TypeScript cannot relate a
+ * change of a generic table to the union {@link LoggedChange}, which the events narrow by `table`.
+ */
+export function changeOf<K extends TableName>(
+  table: K,
+  before: TableTypes[K] | undefined,
+  after: TableTypes[K] | undefined,
+): LoggedChange {
+  return { table, before, after } as LoggedChange;
 }
 
-/** An event before the commit gives it its index. */
-export type PendingEvent = Omit<ClusterEvent, 'Index'>;
+/** An event before the commit gives it its index: a union discriminated by `Topic`. */
+export type PendingEvent = { [T in ClusterEventTopic]: PendingEventOf<T> }[ClusterEventTopic];
 
-/** The event types each topic derives (the model's constants). */
-type AllocEventType =
-  | typeof EventType.AllocationCreated
-  | typeof EventType.AllocationUpdated
-  | typeof EventType.AllocationUpdateDesiredStatus;
-type DeploymentEventType =
-  | typeof EventType.PlanResult
-  | typeof EventType.DeploymentStatusUpdate
-  | typeof EventType.DeploymentPromotion
-  | typeof EventType.DeploymentAllocHealth;
-type JobEventType =
-  typeof EventType.JobRegistered | typeof EventType.JobDeregistered | typeof EventType.JobBatchDeregistered;
-type NodeEventType =
-  | typeof EventType.NodeRegistration
-  | typeof EventType.NodeDeregistration
-  | typeof EventType.NodeEligibility
-  | typeof EventType.NodeDrain
-  | typeof EventType.NodeEvent;
+/** The event types a topic derives (the model's constants). */
+type TypeOf<T extends ClusterEventTopic> = ClusterEventKinds[T]['type'];
 
 /** The fields of an allocation that only link it to what followed (reschedules, follow-ups): no event. */
 const ALLOC_LINKS: ReadonlySet<string> = new Set([
@@ -67,7 +77,7 @@ function changedKeys(before: object, after: object): Set<string> {
  * the allocation itself (`AllocationUpdated`). Links to its successor or follow-up evaluation, and
  * desired transitions alone, are bookkeeping without an event.
  */
-function allocType(before: Allocation | undefined, after: Allocation): AllocEventType | undefined {
+function allocType(before: Allocation | undefined, after: Allocation): TypeOf<'Allocation'> | undefined {
   if (before === undefined) return EventType.AllocationCreated;
   const changed = changedKeys(before, after);
   if ([...changed].every((k) => ALLOC_LINKS.has(k))) return undefined;
@@ -81,10 +91,10 @@ function allocType(before: Allocation | undefined, after: Allocation): AllocEven
  * promoted (`DeploymentPromotion`), its status changing (`DeploymentStatusUpdate`), in that order;
  * a new deployment, or one the plan otherwise changed, is the plan's result (`PlanResult`).
  */
-function deploymentTypes(before: Deployment | undefined, after: Deployment): DeploymentEventType[] {
+function deploymentTypes(before: Deployment | undefined, after: Deployment): TypeOf<'Deployment'>[] {
   if (before === after) return [];
   if (before === undefined) return [EventType.PlanResult];
-  const types: DeploymentEventType[] = [];
+  const types: TypeOf<'Deployment'>[] = [];
   const groups = Object.entries(after.TaskGroups);
   if (groups.some(([g, s]) => s.HealthyAllocs > (before.TaskGroups[g]?.HealthyAllocs ?? 0)))
     types.push(EventType.DeploymentAllocHealth);
@@ -99,7 +109,11 @@ function deploymentTypes(before: Deployment | undefined, after: Deployment): Dep
  * put again) or purges; every other put of a job is `JobRegistered`; other deletions (garbage
  * collection) have no event.
  */
-function jobType(kind: WriteKind, before: Job | undefined, after: Job | undefined): JobEventType | undefined {
+function jobType(
+  kind: WriteKind,
+  before: Job | undefined,
+  after: Job | undefined,
+): TypeOf<'Job'> | undefined {
   const deregistered =
     kind === 'job-batch-deregister' ? EventType.JobBatchDeregistered : EventType.JobDeregistered;
   if (after === undefined) return kind === 'write' ? undefined : deregistered;
@@ -111,14 +125,14 @@ function jobType(kind: WriteKind, before: Job | undefined, after: Job | undefine
  * A node's events: registered, deregistered, drained (or its drain ended), or its eligibility
  * changed; `NodeEvent` besides when its event history grew.
  */
-function nodeTypes(before: Node | undefined, after: Node | undefined): NodeEventType[] {
+function nodeTypes(before: Node | undefined, after: Node | undefined): TypeOf<'Node'>[] {
   if (before === undefined) return after === undefined ? [] : [EventType.NodeRegistration];
   if (after === undefined) return [EventType.NodeDeregistration];
   const history = after.Events !== before.Events;
   const drain =
     after.Drain !== before.Drain ||
     JSON.stringify(after.DrainStrategy) !== JSON.stringify(before.DrainStrategy);
-  const types: NodeEventType[] = [];
+  const types: TypeOf<'Node'>[] = [];
   if (drain) types.push(EventType.NodeDrain);
   else if (after.SchedulingEligibility !== before.SchedulingEligibility)
     types.push(EventType.NodeEligibility);
@@ -128,60 +142,61 @@ function nodeTypes(before: Node | undefined, after: Node | undefined): NodeEvent
 }
 
 /** How a topic's events carry their item: key (the item's ID), namespace, filter keys and payload. */
-interface TopicOf<T extends { ID: string }> {
-  readonly topic: EventTopic;
-  /** The payload's one field (`{ Allocation: ... }`). */
-  readonly field: string;
-  readonly namespace: (item: T) => string;
-  readonly filterKeys: (item: T) => string[] | null;
-  /** What the payload holds (default: the item). */
-  readonly payload?: (item: T) => object;
+interface TopicOf<T extends ClusterEventTopic, I extends { ID: string }> {
+  readonly topic: T;
+  readonly namespace: (item: I) => string;
+  readonly filterKeys: (item: I) => string[] | null;
+  /** The payload: the item wrapped in the topic's key (`{ Allocation: ... }`). */
+  readonly payload: (item: I) => ClusterEventKinds[T]['payload'];
 }
 
 const ifSet = (id: string): string[] => (id ? [id] : []);
 
-const ALLOCATION: TopicOf<Allocation> = {
+const ALLOCATION: TopicOf<'Allocation', Allocation> = {
   topic: EventTopic.Allocation,
-  field: 'Allocation',
   namespace: (a) => a.Namespace,
   filterKeys: (a) => [a.JobID, a.EvalID, ...ifSet(a.DeploymentID)],
   // an allocation as events carry it: without its job
-  payload: ({ Job: _job, ...rest }) => rest,
+  payload: ({ Job: _job, ...rest }) => ({ Allocation: rest }),
 };
-const EVALUATION: TopicOf<Evaluation> = {
+const EVALUATION: TopicOf<'Evaluation', Evaluation> = {
   topic: EventTopic.Evaluation,
-  field: 'Evaluation',
   namespace: (e) => e.Namespace,
   filterKeys: (e) => [e.JobID, ...ifSet(e.DeploymentID)],
+  payload: (e) => ({ Evaluation: e }),
 };
-const JOB: TopicOf<Job> = {
+const JOB: TopicOf<'Job', Job> = {
   topic: EventTopic.Job,
-  field: 'Job',
   namespace: (j) => j.Namespace,
   filterKeys: () => null,
+  payload: (j) => ({ Job: j }),
 };
-const DEPLOYMENT: TopicOf<Deployment> = {
+const DEPLOYMENT: TopicOf<'Deployment', Deployment> = {
   topic: EventTopic.Deployment,
-  field: 'Deployment',
   namespace: (d) => d.Namespace,
   filterKeys: (d) => [d.JobID],
+  payload: (d) => ({ Deployment: d }),
 };
-const NODE: TopicOf<Node> = {
+const NODE: TopicOf<'Node', Node> = {
   topic: EventTopic.Node,
-  field: 'Node',
   namespace: () => '',
   filterKeys: () => null,
+  payload: (n) => ({ Node: n }),
 };
 
 /** One event of `type` about `item`, as its topic carries it. */
-function eventOf<T extends { ID: string }>(topic: TopicOf<T>, type: EventType, item: T): PendingEvent {
+function eventOf<T extends ClusterEventTopic, I extends { ID: string }>(
+  topic: TopicOf<T, I>,
+  type: TypeOf<T>,
+  item: I,
+): PendingEventOf<T> {
   return {
     Topic: topic.topic,
     Type: type,
     Key: item.ID,
     Namespace: topic.namespace(item),
     FilterKeys: topic.filterKeys(item),
-    Payload: { [topic.field]: topic.payload ? topic.payload(item) : item } as PendingEvent['Payload'],
+    Payload: topic.payload(item),
   };
 }
 
@@ -189,31 +204,31 @@ function eventOf<T extends { ID: string }>(topic: TopicOf<T>, type: EventType, i
 function eventsOfChange(kind: WriteKind, c: LoggedChange, index: number, out: PendingEvent[]): void {
   switch (c.table) {
     case 'allocs': {
-      const { before, after } = c as LoggedChange<'allocs'>;
+      const { before, after } = c;
       const type = after && allocType(before, after);
       if (after && type) out.push(eventOf(ALLOCATION, type, after));
       return;
     }
     case 'evals': {
-      const { after } = c as LoggedChange<'evals'>;
+      const { after } = c;
       if (after) out.push(eventOf(EVALUATION, EventType.EvaluationUpdated, after));
       return;
     }
     case 'jobs': {
-      const { before, after } = c as LoggedChange<'jobs'>;
+      const { before, after } = c;
       const type = jobType(kind, before, after);
       const job = after ?? before;
       if (type && job) out.push(eventOf(JOB, type, job));
       return;
     }
     case 'deployments': {
-      const { before, after } = c as LoggedChange<'deployments'>;
+      const { before, after } = c;
       if (after)
         for (const type of deploymentTypes(before, after)) out.push(eventOf(DEPLOYMENT, type, after));
       return;
     }
     case 'nodes': {
-      const { before, after } = c as LoggedChange<'nodes'>;
+      const { before, after } = c;
       // a deregistered node is reported down, as of the write that removed it
       const node = after ?? (before && { ...before, Status: NodeStatus.Down, ModifyIndex: index });
       if (node) for (const type of nodeTypes(before, after)) out.push(eventOf(NODE, type, node));

@@ -41,9 +41,7 @@ describe('deriveJobStatus', () => {
     // the job's own registration above has its event too: these are the ones its status derives
     store.onEvents((b) =>
       types.push(
-        ...b.Events.filter((e) => e.Topic === 'Job').map(
-          (e) => `${e.Type}:${(e.Payload['Job'] as Job).Status}`,
-        ),
+        ...b.Events.filter((e) => e.Topic === 'Job').map((e) => `${e.Type}:${e.Payload.Job.Status}`),
       ),
     );
     expect(store.summaries.get(jobKey('default', 'web'))?.Summary['g']).toMatchObject({

@@ -12,7 +12,7 @@ import type {
   JobSummary,
   Node,
 } from '../types.js';
-import { deriveEvents, type LoggedChange, type WriteKind } from './events.js';
+import { changeOf, deriveEvents, type LoggedChange, type WriteKind } from './events.js';
 import { jobKey } from './keys.js';
 import type { RestoredState, StoreOptions } from './persistence.js';
 import {
@@ -190,11 +190,11 @@ function begin(tables: Tables, next: number): Pending {
     },
     put(table, item) {
       const id = impl(table).ordering.id(item);
-      log.push({ table, before: tx.get(table, id), after: item } as LoggedChange);
+      log.push(changeOf(table, tx.get(table, id), item));
       pendingOf(table).set(id, item);
     },
     delete(table, id) {
-      log.push({ table, before: tx.get(table, id), after: undefined });
+      log.push(changeOf(table, tx.get(table, id), undefined));
       pendingOf(table).set(id, DELETED);
     },
     after: (f) => void afters.push(f),
