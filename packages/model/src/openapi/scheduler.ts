@@ -21,7 +21,7 @@ import { JobListStub, JobSubmission, JobSummary } from '../job-reads.js';
 import { CsiVolume, CsiVolumeListStub, CsiVolumeRegisterRequest, CsiVolumeWriteResponse } from '../volume.js';
 import Type from 'typebox';
 import * as requests from '../job-requests.js';
-import type { EndpointSpec, ServiceSpec } from './types.js';
+import { blockingReadHeaders, type EndpointSpec, type ServiceSpec } from './types.js';
 import { parameters, read, write } from './scheduler-parameters.js';
 
 const endpoints: EndpointSpec[] = [
@@ -343,20 +343,7 @@ export const schedulerService: ServiceSpec = {
     schema: { type: 'string', description: 'The message, one sentence.' },
     example: 'job not found',
   },
-  readHeaders: {
-    'X-Svc-Index': {
-      description: 'Index of the state the answer reflects (at least 1).',
-      schema: { type: 'integer', minimum: 1 },
-    },
-    'X-Svc-LastContact': {
-      description: 'Milliseconds since the server last heard from the leader.',
-      schema: { type: 'integer', minimum: 0 },
-    },
-    'X-Svc-KnownLeader': {
-      description: 'Whether a leader is known.',
-      schema: { type: 'string', enum: ['true', 'false'] },
-    },
-  },
+  readHeaders: blockingReadHeaders('X-Svc'),
   nextTokenHeader: 'X-Svc-NextToken',
   common: ['namespace', 'region', 'pretty'],
   blockingQuery: ['index', 'wait', 'stale'],

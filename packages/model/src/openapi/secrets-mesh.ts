@@ -27,7 +27,7 @@ import {
   PeeringGenerateTokenRequest,
   PeeringGenerateTokenResponse,
 } from '../peering.js';
-import type { EndpointSpec, ServiceSpec } from './types.js';
+import { blockingReadHeaders, type EndpointSpec, type ServiceSpec } from './types.js';
 
 const mount = '/v1/auth/ldap';
 
@@ -243,20 +243,7 @@ export const meshService: ServiceSpec = {
   server: { url: 'http://127.0.0.1:8500', description: 'The mesh service (sked-server --mesh-port)' },
   security: ['meshToken', 'bearer'],
   error: { mediaType: 'text/plain', schema: { type: 'string' }, example: 'Peering not found for "east"' },
-  readHeaders: {
-    'X-Mesh-Index': {
-      description: 'Index of the state the answer reflects.',
-      schema: { type: 'integer', minimum: 1 },
-    },
-    'X-Mesh-LastContact': {
-      description: 'Milliseconds since the leader was last heard from.',
-      schema: { type: 'integer', minimum: 0 },
-    },
-    'X-Mesh-KnownLeader': {
-      description: 'Whether a leader is known.',
-      schema: { type: 'string', enum: ['true', 'false'] },
-    },
-  },
+  readHeaders: blockingReadHeaders('X-Mesh'),
   common: [],
   blockingQuery: ['index', 'wait'],
   pagingQuery: [],

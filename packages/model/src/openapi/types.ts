@@ -74,6 +74,28 @@ export interface QueryParameterSpec {
   readonly schema: Record<string, unknown>;
 }
 
+/**
+ * The headers every blocking read of a service answers, under its prefix (`X-Svc`, `X-Mesh`): the
+ * index of the state the answer reflects, the milliseconds since the leader was last heard from,
+ * and whether a leader is known.
+ */
+export function blockingReadHeaders(prefix: string): Readonly<Record<string, QueryParameterSpec>> {
+  return {
+    [`${prefix}-Index`]: {
+      description: 'Index of the state the answer reflects (at least 1).',
+      schema: { type: 'integer', minimum: 1 },
+    },
+    [`${prefix}-LastContact`]: {
+      description: 'Milliseconds since the server last heard from the leader.',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    [`${prefix}-KnownLeader`]: {
+      description: 'Whether a leader is known.',
+      schema: { type: 'string', enum: ['true', 'false'] },
+    },
+  };
+}
+
 /** One API (one listener of the sample server) and its conventions. */
 export interface ServiceSpec {
   /** Tag name, e.g. `scheduler`. */
