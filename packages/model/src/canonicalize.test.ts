@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js';
-import { Job, type JobInput } from './job.js';
+import { Job, SchedulerJobInput, type JobInput, type SchedulerJob } from './job.js';
 import { validate } from './validate.js';
 
 const S = 1_000_000_000;
@@ -112,6 +112,19 @@ describe('canonicalizeJob', () => {
     expect(job.Type).toBe('cron');
     expect(job.TaskGroups[0]?.RestartPolicy).toEqual(JobTypeDefaults.service.RestartPolicy);
     expect(job.TaskGroups[0]?.ReschedulePolicy).toEqual(JobTypeDefaults.service.ReschedulePolicy);
+  });
+
+  it('takes a SchedulerJobInput of type system (refused by JobInput) and returns a SchedulerJob', () => {
+    const body = { ...minimal, Type: 'system' };
+    expect(validate(SchedulerJobInput, body).ok).toBe(true);
+    expect(validate(SchedulerJobInput, { ...minimal, Type: 'cron' }).ok).toBe(false);
+    expect(validate(SchedulerJobInput, { ID: 'web', Priority: 'high' }).ok).toBe(false);
+    const input: SchedulerJobInput = { ...minimal, Type: 'system' };
+    const job: SchedulerJob = canonicalizeJob(input);
+    expect(job.Type).toBe('system');
+    expect(job.TaskGroups[0]?.ReschedulePolicy).toBeNull();
+    expect(job.TaskGroups[0]?.RestartPolicy).toEqual(JobTypeDefaults.system.RestartPolicy);
+    expect(validate(Job, { ...job, Type: 'service' }).ok).toBe(true);
   });
 
   it('merges job-level policies under the group and the group restart policy under the task', () => {

@@ -3,7 +3,7 @@
  *
  * @packageDocumentation
  */
-import { type Job, type JobInput } from './job.js';
+import type { Job, JobInput, SchedulerJob, SchedulerJobInput } from './job.js';
 import { JobStatus, type SchedulerJobType } from './job-types.js';
 import type { MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
 import type { TaskGroup, TaskGroupInput } from './task-group.js';
@@ -52,10 +52,12 @@ export interface CanonicalizeJobOptions {
  * an update block gets the default `Update` on the job and every group), ephemeral disk
  * 300 MB; each task CPU 100 MHz, memory 300 MB, kill timeout 5 s, logs 10 files of 10 MB, the group's
  * restart policy merged under the task's; service names `<job>-<group>[-<task>]`; absent lists, maps and
- * objects become `null`. A job of {@link SchedulerJobType} `system` (which `JobInput` refuses, but a job
- * file may name) gets its own defaults and keeps its type: the result is then a {@link SchedulerJob}.
+ * objects become `null`. A job of {@link SchedulerJobType} `system` (a {@link SchedulerJobInput}: `JobInput`
+ * refuses the type, but a job file may name it) gets its own defaults and keeps its type: the result is then
+ * a {@link SchedulerJob}.
  *
- * @param job - A job that passed `validate(JobInput, ...)`.
+ * @param job - A job that passed `validate(JobInput, ...)` (the result is a `Job`), or
+ * `validate(SchedulerJobInput, ...)` (the result is a `SchedulerJob`).
  * @param options - See {@link CanonicalizeJobOptions}.
  * @returns The complete job.
  * @example
@@ -66,8 +68,10 @@ export interface CanonicalizeJobOptions {
  * ```
  * @since 0.1.0
  */
-export function canonicalizeJob(job: JobInput, options: CanonicalizeJobOptions = {}): Job {
-  // A `system` job reaches here from a caller that owns it (see SchedulerJob): its defaults are in JobTypeDefaults.
+export function canonicalizeJob(job: JobInput, options?: CanonicalizeJobOptions): Job;
+export function canonicalizeJob(job: SchedulerJobInput, options?: CanonicalizeJobOptions): SchedulerJob;
+export function canonicalizeJob(job: SchedulerJobInput, options: CanonicalizeJobOptions = {}): SchedulerJob {
+  // A `system` job (a SchedulerJobInput) gets its own defaults, from JobTypeDefaults.
   const type: SchedulerJobType = job.Type ?? JobDefaults.Type;
   const typeDefaults = defaultsOf(type);
   const namespace = nonEmpty(job.Namespace) ?? JobDefaults.Namespace;

@@ -71,7 +71,7 @@ export { RequestedDevice, RequestedDeviceInput, Resources, ResourcesInput } from
 // Task groups
 export { TaskGroup, TaskGroupInput, VolumeRequest, VolumeRequestInput } from './task-group.js';
 // Jobs
-export { Job, JobInput } from './job.js';
+export { Job, JobInput, SchedulerJobInput } from './job.js';
 export {
   JobChildrenSummary,
   JobListStub,

@@ -70,4 +70,5 @@ export const JobStatus = {
 export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];
 
 export const JobTypeSchema = Type.Enum(JobType);
+export const SchedulerJobTypeSchema = Type.Enum(SchedulerJobType);
 export const JobStatusSchema = Type.Enum(JobStatus);

@@ -23,7 +23,12 @@ import {
   Periodic,
   PeriodicInput,
 } from './job-launch.js';
-import { JobStatusSchema, JobTypeSchema, type SchedulerJobType } from './job-types.js';
+import {
+  JobStatusSchema,
+  JobTypeSchema,
+  SchedulerJobTypeSchema,
+  type SchedulerJobType,
+} from './job-types.js';
 
 const JobScalarProperties = {
   /** Region the job runs in. Canonicalization default: the serving agent's region (`global`). */
@@ -118,11 +123,10 @@ export type Job = Static<typeof Job>;
  *
  * @example
  * ```ts
- * import { canonicalizeJob, type JobInput, type SchedulerJob } from '@sked/model';
+ * import { canonicalizeJob, type SchedulerJob, type SchedulerJobInput } from '@sked/model';
  *
- * // A job file may name the `system` type, which the submit schema (JobInput) refuses.
- * const fromFile = { ID: 'agent', Type: 'system', TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] }] };
- * const agent: SchedulerJob = canonicalizeJob(fromFile as unknown as JobInput);
+ * const input: SchedulerJobInput = { ID: 'agent', Type: 'system', TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] }] };
+ * const agent: SchedulerJob = canonicalizeJob(input);
  * agent.TaskGroups[0]?.ReschedulePolicy; // null: a system job is never rescheduled
  * ```
  * @since 0.2.0
@@ -172,3 +176,32 @@ export const JobInput = Type.Object({
 });
 /** A value matching the {@link JobInput} schema. */
 export type JobInput = Static<typeof JobInput>;
+
+/**
+ * A job as a scheduler takes it in: a {@link JobInput} whose `Type` may also be `system` (see
+ * {@link SchedulerJobType}). The submit bodies refuse `system`, so a value that passed
+ * `validate(JobRegisterRequest, ...)` is one as it is; a job file, or a server's own launches (periodic
+ * and dispatched children of a stored {@link SchedulerJob}), may carry `system`. {@link canonicalizeJob}
+ * turns it into a {@link SchedulerJob}.
+ *
+ * @example
+ * ```ts
+ * import { canonicalizeJob, validate, SchedulerJobInput, type SchedulerJob } from '@sked/model';
+ *
+ * // A job file may name the `system` type, which the submit schema (JobInput) refuses.
+ * const fromFile = { ID: 'agent', Type: 'system', TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] }] };
+ * const result = validate(SchedulerJobInput, fromFile);
+ * if (result.ok) {
+ *   const agent: SchedulerJob = canonicalizeJob(result.value);
+ *   agent.TaskGroups[0]?.ReschedulePolicy; // null: a system job is never rescheduled
+ * }
+ * ```
+ * @since 0.2.0
+ */
+export const SchedulerJobInput = Type.Object({
+  ...JobInput.properties,
+  /** See {@link SchedulerJobType}: one of the submittable types, or `system`. */
+  Type: Type.Optional(SchedulerJobTypeSchema),
+});
+/** A value matching the {@link SchedulerJobInput} schema. */
+export type SchedulerJobInput = Static<typeof SchedulerJobInput>;

@@ -20,6 +20,8 @@ import {
   type TypedEventTopic,
   type Job,
   type JobInput,
+  type SchedulerJobInput,
+  type SchedulerJobType,
   type JobRegisterRequest as JobRegisterRequestType,
   JobRegisterRequest,
   type JobStatus,
@@ -56,8 +58,14 @@ const result = validate(JobRegisterRequest, {});
 if (result.ok) expectTypeOf(result.value).toEqualTypeOf<JobRegisterRequestType>();
 else expectTypeOf(result.problems).toEqualTypeOf<readonly ValidationProblem[]>();
 
-expectTypeOf(canonicalizeJob).parameter(0).toEqualTypeOf<JobInput>();
-expectTypeOf(canonicalizeJob).returns.toEqualTypeOf<Job>();
+// canonicalizeJob keeps the family of its input: a JobInput gives a Job, a SchedulerJobInput (whose
+// Type may be `system`) a SchedulerJob; every JobInput is a SchedulerJobInput.
+declare const submitted: JobInput;
+declare const scheduled: SchedulerJobInput;
+expectTypeOf(canonicalizeJob(submitted)).toEqualTypeOf<Job>();
+expectTypeOf(canonicalizeJob(scheduled)).toEqualTypeOf<SchedulerJob>();
+expectTypeOf<JobInput>().toExtend<SchedulerJobInput>();
+expectTypeOf<SchedulerJobInput['Type']>().toEqualTypeOf<SchedulerJobType | undefined>();
 
 // Typed events: Topic narrows Payload; a topic this version does not know stays a plain string.
 declare const streamed: TypedEvent;

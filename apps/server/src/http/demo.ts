@@ -1,7 +1,7 @@
-import { JobType } from '@sked/model';
+import { JobType, type JobInput, type TaskInput } from '@sked/model';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
 
-const task = (name: string, config: Record<string, unknown>): Record<string, unknown> => ({
+const task = (name: string, config: Record<string, unknown>): TaskInput => ({
   Name: name,
   Driver: 'mock',
   Config: config,
@@ -9,7 +9,7 @@ const task = (name: string, config: Record<string, unknown>): Record<string, unk
 });
 
 /** The sample jobs `--demo` registers: two of each type, plus a periodic and a parameterized job. */
-export const DEMO_JOBS: readonly Record<string, unknown>[] = [
+export const DEMO_JOBS: readonly JobInput[] = [
   {
     ID: 'web',
     Name: 'web',
@@ -89,7 +89,7 @@ export function loadDemo(cluster: SchedulerCluster): string[] {
       policyOverride: false,
       preserveCounts: false,
     });
-    ids.push(String(job['ID']));
+    ids.push(job.ID);
   }
   return ids;
 }

@@ -1,4 +1,4 @@
-import type { CsiVolumeInput, JobDiff, JobSubmissionInput } from '@sked/model';
+import type { CsiVolumeInput, JobDiff, JobSubmissionInput, SchedulerJobInput } from '@sked/model';
 import type { ParseJobInput } from './hcl/parse-job.js';
 import type { ReadonlyStore } from './state/store.js';
 import type { AllocMetric, EventBatch, Evaluation, Job } from './types.js';
@@ -52,7 +52,8 @@ export interface Cluster {
    * @throws {@link ClusterError} 400 for an invalid job or a check-and-set conflict.
    */
   registerJob(input: {
-    job: Record<string, unknown>;
+    /** The job, validated by the route (the body's `Job`, with the namespace it is written to). */
+    job: SchedulerJobInput;
     enforceIndex?: boolean;
     jobModifyIndex?: number;
     evalPriority?: number;
@@ -75,7 +76,7 @@ export interface Cluster {
     noShutdownDelay?: boolean;
   }): RegisterResponse;
   /** Dry run of a registration: diff, annotations, placement failures; stores nothing. */
-  planJob(input: { job: Record<string, unknown>; diff?: boolean; policyOverride?: boolean }): PlanResponse;
+  planJob(input: { job: SchedulerJobInput; diff?: boolean; policyOverride?: boolean }): PlanResponse;
   /**
    * Dispatches a parameterized job (the payload's bytes, decoded from the request by
    * `decodeDispatchPayload`; meta checked; idempotency token).

@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { jobKey } from './state/store.js';
-import { batchJob, serviceJob, testCluster } from './test/helpers.js';
-
-const withCount = (job: Record<string, unknown>, count: number): Record<string, unknown> => {
-  (job['TaskGroups'] as { Count: number }[])[0]!.Count = count;
-  return job;
-};
+import { batchJob, serviceJob, testCluster, withCount } from './test/helpers.js';
 
 describe('tasks and the mock driver', () => {
   it('produces Received, Task Setup, Started, Terminated for a batch task that exits 0', async () => {
@@ -27,10 +22,16 @@ describe('tasks and the mock driver', () => {
 
   it('restarts a failing task per the restart policy, then stops with Not Restarting', async () => {
     const t = testCluster();
-    const job = batchJob('flaky', { run_for: '1s', exit_code: 3 });
-    const group = (job['TaskGroups'] as Record<string, unknown>[])[0]!;
-    group['RestartPolicy'] = { Attempts: 2, Interval: 3600e9, Delay: 1e9, Mode: 'fail' };
-    group['ReschedulePolicy'] = { Attempts: 0, Unlimited: false };
+    const job = batchJob(
+      'flaky',
+      { run_for: '1s', exit_code: 3 },
+      {
+        group: {
+          RestartPolicy: { Attempts: 2, Interval: 3600e9, Delay: 1e9, Mode: 'fail' },
+          ReschedulePolicy: { Attempts: 0, Unlimited: false },
+        },
+      },
+    );
     t.cluster.registerJob({ job });
     t.run(10000);
     const [a] = t.cluster.store.ofJob('allocs', 'default', 'flaky');
@@ -64,16 +65,22 @@ describe('tasks and the mock driver', () => {
 
   it('reschedules a failed allocation after the policy delay, linking the two', async () => {
     const t = testCluster();
-    const job = batchJob('resched', { start_error: 'boom' });
-    const group = (job['TaskGroups'] as Record<string, unknown>[])[0]!;
-    group['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
-    group['ReschedulePolicy'] = {
-      Attempts: 1,
-      Interval: 3600e9,
-      Delay: 5e9,
-      DelayFunction: 'constant',
-      Unlimited: false,
-    };
+    const job = batchJob(
+      'resched',
+      { start_error: 'boom' },
+      {
+        group: {
+          RestartPolicy: { Attempts: 0, Mode: 'fail' },
+          ReschedulePolicy: {
+            Attempts: 1,
+            Interval: 3600e9,
+            Delay: 5e9,
+            DelayFunction: 'constant',
+            Unlimited: false,
+          },
+        },
+      },
+    );
     t.cluster.registerJob({ job });
     t.run(1000);
     let allocs = t.cluster.store.ofJob('allocs', 'default', 'resched');

@@ -1,11 +1,12 @@
+import type { SchedulerJobInput } from '@sked/model';
 import { describe, expect, it } from 'vitest';
 
 import { prepareJob } from './defaults.js';
 
 const group = { Name: 'g', Tasks: [{ Name: 't', Driver: 'mock' }] };
 
-/** prepareJob of an input that skipped the route's schema (hence `as never`). */
-const prepare = (input: object) => () => prepareJob(input as never, { region: 'global' });
+/** prepareJob of a job (typed as the route hands it over). */
+const prepare = (input: SchedulerJobInput) => () => prepareJob(input, { region: 'global' });
 /** The 400 ClusterError prepareJob throws. */
 const badRequest = (message: string) =>
   expect.objectContaining({ name: 'ClusterError', status: 400, message });
@@ -25,7 +26,11 @@ describe('prepareJob', () => {
   });
 
   it('names the field with its path when a value is of the wrong JSON type (input that skipped the schema)', () => {
-    expect(prepare({ ID: 'web', Priority: '5', TaskGroups: [group] })).toThrow(
+    // the route's schema refuses it; JSON that skipped it (as read) still gets a clear sentence
+    const untyped: SchedulerJobInput = JSON.parse(
+      JSON.stringify({ ID: 'web', Priority: '5', TaskGroups: [group] }),
+    );
+    expect(prepare(untyped)).toThrow(
       badRequest('Job validation failed: Priority: expected a number but got the string "5".'),
     );
   });

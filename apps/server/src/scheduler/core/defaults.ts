@@ -1,39 +1,43 @@
 import { badRequest } from './errors.js';
 import {
   canonicalizeJob,
-  type JobInput,
   jobProblems as modelJobProblems,
   pointerToDotted,
   SchedulerJobType,
+  type SchedulerJobInput,
   ValidationError,
 } from '@sked/model';
 import type { Job } from './types.js';
 
-const obj = (v: unknown): Record<string, unknown> | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+/** Options of {@link canonicalize} and {@link prepareJob}. */
+export interface CanonicalizeOptions {
+  /** The region served (filled in when the job names none). */
+  readonly region: string;
+  /** The namespace of the request, used when the job names none. */
+  readonly namespace?: string;
+  /** The token of the dispatch that creates this job (a dispatched child), else `""`. */
+  readonly dispatchIdempotencyToken?: string;
+}
 
 /**
  * Fills every unset field of a submitted job with its default: `canonicalizeJob` of `@sked/model` (its README
  * lists the defaults), plus what only this server has: the namespace of the request, the `system` job type
- * (no reschedule policy), the dispatch idempotency token, and a group update strategy with `MaxParallel` 0
+ * (no reschedule policy), the dispatch idempotency token of a dispatched child (server-owned: never read
+ * from a submitted job, whose schema has no such field), and a group update strategy with `MaxParallel` 0
  * meaning no deployment (`null`). `SecretsToken` and `MeshToken` are cleared: they are checked on submission
  * and never stored, so no read, version, allocation copy, diff or event shows them (BEHAVIOUR.md).
  * Pure: returns a new object.
  */
-export function canonicalize(input: unknown, options: { region: string; namespace?: string }): Job {
-  const o = obj(input) ?? {};
-  const namespace = (typeof o['Namespace'] === 'string' ? o['Namespace'] : '') || options.namespace;
-  // The input may carry a type outside the model's JobType (`system`); canonicalizeJob keeps it as given.
-  const job: Omit<Job, 'DispatchIdempotencyToken'> = canonicalizeJob(
-    { ...o, ...(namespace ? { Namespace: namespace } : {}) } as unknown as JobInput,
-    { region: options.region },
-  );
-  const token = o['DispatchIdempotencyToken'];
+export function canonicalize(input: SchedulerJobInput, options: CanonicalizeOptions): Job {
+  const namespace = input.Namespace || options.namespace;
+  const job = canonicalizeJob(namespace ? { ...input, Namespace: namespace } : input, {
+    region: options.region,
+  });
   return {
     ...job,
     SecretsToken: '',
     MeshToken: '',
-    DispatchIdempotencyToken: typeof token === 'string' ? token : '',
+    DispatchIdempotencyToken: options.dispatchIdempotencyToken ?? '',
     TaskGroups: job.TaskGroups.map((g) => ({
       ...g,
       ReschedulePolicy: job.Type === SchedulerJobType.System ? null : g.ReschedulePolicy,
@@ -57,7 +61,7 @@ export function jobProblems(job: Job): string[] {
 }
 
 /** Canonicalizes and validates a submitted job; throws a 400 ClusterError listing every problem. */
-export function prepareJob(input: unknown, options: { region: string; namespace?: string }): Job {
+export function prepareJob(input: SchedulerJobInput, options: CanonicalizeOptions): Job {
   const job = canonicalize(input, options);
   const problems = jobProblems(job);
   if (problems.length > 0) throw badRequest(`Job validation failed: ${problems.join(' ')}`);

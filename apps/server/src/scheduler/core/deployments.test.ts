@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { jobKey } from './state/store.js';
-import { serviceJob, testCluster } from './test/helpers.js';
-
-const withCount = (job: Record<string, unknown>, count: number): Record<string, unknown> => {
-  (job['TaskGroups'] as { Count: number }[])[0]!.Count = count;
-  return job;
-};
+import { serviceJob, testCluster, withCount } from './test/helpers.js';
 
 describe('deployments', () => {
   const update = {
@@ -50,8 +45,11 @@ describe('deployments', () => {
     const t = testCluster();
     t.cluster.registerJob({ job: serviceJob('web', { Update: update }) });
     t.run(3000);
-    const bad = serviceJob('web', { Update: update }, { Config: { start_error: 'image not found' } });
-    (bad['TaskGroups'] as Record<string, unknown>[])[0]!['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
+    const bad = serviceJob(
+      'web',
+      { Update: update, group: { RestartPolicy: { Attempts: 0, Mode: 'fail' } } },
+      { Config: { start_error: 'image not found' } },
+    );
     t.cluster.registerJob({ job: bad });
     t.run(3000);
     const deps = t.cluster.store.ofJob('deployments', 'default', 'web');
@@ -81,8 +79,11 @@ describe('failed deployments without auto-revert', () => {
     const update = { MaxParallel: 1, MinHealthyTime: 1e9, HealthyDeadline: 60e9, ProgressDeadline: 120e9 };
     t.cluster.registerJob({ job: withCount(serviceJob('web', { Update: update }), 3) });
     t.run(3000);
-    const bad = withCount(serviceJob('web', { Update: update }, { Config: { start_error: 'boom' } }), 3);
-    (bad['TaskGroups'] as Record<string, unknown>[])[0]!['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
+    const bad = serviceJob(
+      'web',
+      { Update: update, group: { Count: 3, RestartPolicy: { Attempts: 0, Mode: 'fail' } } },
+      { Config: { start_error: 'boom' } },
+    );
     t.cluster.registerJob({ job: bad });
     t.run(120_000);
     const dep = t.cluster.store.ofJob('deployments', 'default', 'web').at(-1)!;

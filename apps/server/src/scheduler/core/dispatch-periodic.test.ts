@@ -1,3 +1,4 @@
+import type { JobInput } from '@sked/model';
 import { describe, expect, it } from 'vitest';
 
 import { decodeDispatchPayload } from './internal/dispatch-payload.js';
@@ -5,7 +6,7 @@ import { jobKey } from './state/store.js';
 import { batchJob, expectError, serviceJob, testCluster } from './test/helpers.js';
 
 describe('dispatchJob', () => {
-  const param = (payload = 'optional'): Record<string, unknown> =>
+  const param = (payload = 'optional'): JobInput =>
     batchJob(
       'report',
       { run_for: '1s' },
@@ -151,8 +152,7 @@ describe('planJob', () => {
     t.run(500);
     const index = t.cluster.store.index;
     const allocsBefore = t.cluster.store.allocs.size;
-    const next = serviceJob('web', {}, { Config: { run_for: '1h' } });
-    (next['TaskGroups'] as { Count: number }[])[0]!.Count = 3;
+    const next = serviceJob('web', { group: { Count: 3 } }, { Config: { run_for: '1h' } });
     const plan = t.cluster.planJob({ job: next, diff: true });
     expect(t.cluster.store.index).toBe(index);
     expect(t.cluster.store.allocs.size).toBe(allocsBefore);
@@ -173,8 +173,7 @@ describe('planJob', () => {
 
   it('reports allocations that would not fit', async () => {
     const t = testCluster();
-    const big = serviceJob('big', {}, { Resources: { CPU: 3000, MemoryMB: 64 } });
-    (big['TaskGroups'] as { Count: number }[])[0]!.Count = 5;
+    const big = serviceJob('big', { group: { Count: 5 } }, { Resources: { CPU: 3000, MemoryMB: 64 } });
     const plan = t.cluster.planJob({ job: big });
     expect(plan.Annotations.DesiredTGUpdates['web']?.Place).toBe(3);
     expect(plan.FailedTGAllocs?.['web']?.DimensionExhausted).toEqual({ cpu: 3 });

@@ -1,3 +1,4 @@
+import { makeTask, makeTaskGroup } from '@sked/testkit';
 import { describe, expect, it } from 'vitest';
 
 import { createCluster } from './cluster.js';
@@ -29,8 +30,7 @@ describe('canaries', () => {
 describe('stopping', () => {
   it('waits for the group shutdown delay unless no_shutdown_delay', async () => {
     const delayed = testCluster();
-    const job = serviceJob('web');
-    (job['TaskGroups'] as Record<string, unknown>[])[0]!['ShutdownDelay'] = 5e9;
+    const job = serviceJob('web', { group: { ShutdownDelay: 5e9 } });
     delayed.cluster.registerJob({ job });
     delayed.run(500);
     delayed.cluster.deregisterJob({ namespace: 'default', id: 'web' });
@@ -60,15 +60,18 @@ describe('stopping', () => {
 
   it('kills the siblings of a failed task', async () => {
     const t = testCluster();
-    const job = batchJob('pair', { run_for: '1s', exit_code: 1 });
-    const group = (job['TaskGroups'] as Record<string, unknown>[])[0]!;
-    group['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
-    group['ReschedulePolicy'] = { Attempts: 0, Unlimited: false };
-    (group['Tasks'] as Record<string, unknown>[]).push({
-      Name: 'sidecar',
-      Driver: 'mock',
-      Config: {},
-      Resources: { CPU: 50, MemoryMB: 32 },
+    const job = batchJob('pair', undefined, {
+      TaskGroups: [
+        makeTaskGroup({
+          Name: 'work',
+          RestartPolicy: { Attempts: 0, Mode: 'fail' },
+          ReschedulePolicy: { Attempts: 0, Unlimited: false },
+          Tasks: [
+            makeTask({ Name: 'job', Config: { run_for: '1s', exit_code: 1 } }),
+            makeTask({ Name: 'sidecar', Resources: { CPU: 50, MemoryMB: 32 } }),
+          ],
+        }),
+      ],
     });
     t.cluster.registerJob({ job });
     t.run(3000);
@@ -174,17 +177,23 @@ describe('node and batch writes', () => {
 describe('task lifecycle hooks', () => {
   it('runs prestart tasks to completion before the main task, and stops sidecars after it', async () => {
     const t = testCluster();
-    const job = batchJob('hooks', { run_for: '2s' });
-    const tasks = (job['TaskGroups'] as Record<string, unknown>[])[0]!['Tasks'] as Record<string, unknown>[];
-    tasks.push(
-      {
-        Name: 'init',
-        Driver: 'mock',
-        Config: { run_for: '1s' },
-        Lifecycle: { Hook: 'prestart', Sidecar: false },
-      },
-      { Name: 'proxy', Driver: 'mock', Config: {}, Lifecycle: { Hook: 'prestart', Sidecar: true } },
-    );
+    const job = batchJob('hooks', undefined, {
+      TaskGroups: [
+        makeTaskGroup({
+          Name: 'work',
+          Tasks: [
+            makeTask({ Name: 'job', Config: { run_for: '2s' } }),
+            {
+              Name: 'init',
+              Driver: 'mock',
+              Config: { run_for: '1s' },
+              Lifecycle: { Hook: 'prestart', Sidecar: false },
+            },
+            { Name: 'proxy', Driver: 'mock', Config: {}, Lifecycle: { Hook: 'prestart', Sidecar: true } },
+          ],
+        }),
+      ],
+    });
     t.cluster.registerJob({ job });
     t.run(600);
     let a = t.cluster.store.ofJob('allocs', 'default', 'hooks')[0]!;
@@ -220,10 +229,11 @@ describe('drivers', () => {
       },
     };
     const t = testCluster({ drivers: [failing] });
-    const job = batchJob('b', {});
-    const group = (job['TaskGroups'] as Record<string, unknown>[])[0]!;
-    group['RestartPolicy'] = { Attempts: 0, Mode: 'fail' };
-    (group['Tasks'] as Record<string, unknown>[])[0]!['Driver'] = 'broken';
+    const job = batchJob(
+      'b',
+      {},
+      { group: { RestartPolicy: { Attempts: 0, Mode: 'fail' } }, task: { Driver: 'broken' } },
+    );
     t.cluster.registerJob({ job });
     t.run(300);
     const ts = t.cluster.store.ofJob('allocs', 'default', 'b')[0]!.TaskStates!['job']!;
@@ -238,10 +248,7 @@ describe('drivers', () => {
 
   it('fails a task whose driver no node offers at placement time', async () => {
     const t = testCluster();
-    const job = batchJob('d', {});
-    ((job['TaskGroups'] as Record<string, unknown>[])[0]!['Tasks'] as Record<string, unknown>[])[0]![
-      'Driver'
-    ] = 'docker';
+    const job = batchJob('d', {}, { task: { Driver: 'docker' } });
     const r = t.cluster.registerJob({ job });
     t.run(100);
     expect(t.cluster.store.evals.get(r.EvalID)?.FailedTGAllocs?.['work']?.ConstraintFiltered).toEqual({
@@ -254,12 +261,11 @@ describe('drivers', () => {
 describe('dispatch payload', () => {
   it('is written into the task directory of the dispatched allocation', async () => {
     const t = testCluster();
-    const job = batchJob('render', { run_for: '10s' }, { ParameterizedJob: { Payload: 'required' } });
-    ((job['TaskGroups'] as Record<string, unknown>[])[0]!['Tasks'] as Record<string, unknown>[])[0]![
-      'DispatchPayload'
-    ] = {
-      File: 'input.json',
-    };
+    const job = batchJob(
+      'render',
+      { run_for: '10s' },
+      { ParameterizedJob: { Payload: 'required' }, task: { DispatchPayload: { File: 'input.json' } } },
+    );
     t.cluster.registerJob({ job });
     const r = t.cluster.dispatchJob({
       namespace: 'default',

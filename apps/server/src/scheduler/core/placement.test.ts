@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { jobKey } from './state/store.js';
-import { serviceJob, testCluster } from './test/helpers.js';
-
-const withCount = (job: Record<string, unknown>, count: number): Record<string, unknown> => {
-  (job['TaskGroups'] as { Count: number }[])[0]!.Count = count;
-  return job;
-};
+import { serviceJob, testCluster, withCount } from './test/helpers.js';
 
 describe('placement', () => {
   it('spreads a group over the nodes and respects constraints', async () => {
@@ -184,10 +179,18 @@ describe('ports', () => {
       },
     };
     const t = testCluster({ drivers: [capture] });
-    const job = withCount(serviceJob('ports', {}, { Driver: 'capture' }), 4);
-    (job['TaskGroups'] as Record<string, unknown>[])[0]!['Networks'] = [
-      { ReservedPorts: [{ Label: 'admin', Value: 9000 }], DynamicPorts: [{ Label: 'http', To: 8080 }] },
-    ];
+    const job = serviceJob(
+      'ports',
+      {
+        group: {
+          Count: 4,
+          Networks: [
+            { ReservedPorts: [{ Label: 'admin', Value: 9000 }], DynamicPorts: [{ Label: 'http', To: 8080 }] },
+          ],
+        },
+      },
+      { Driver: 'capture' },
+    );
     const r = t.cluster.registerJob({ job });
     t.run(300);
     const allocs = t.cluster.store.ofJob('allocs', 'default', 'ports');

@@ -1,13 +1,9 @@
+import type { JobInput } from '@sked/model';
 import { describe, expect, it } from 'vitest';
 
 import type { VolumeRegistration } from './api.js';
 import { jobKey } from './state/store.js';
-import { serviceJob, testCluster } from './test/helpers.js';
-
-const withCount = (job: Record<string, unknown>, count: number): Record<string, unknown> => {
-  (job['TaskGroups'] as { Count: number }[])[0]!.Count = count;
-  return job;
-};
+import { serviceJob, testCluster, withCount } from './test/helpers.js';
 
 describe('volumes', () => {
   const vol: VolumeRegistration = {
@@ -17,13 +13,10 @@ describe('volumes', () => {
     AccessMode: 'single-node-writer',
     AttachmentMode: 'file-system',
   };
-  const withVolume = (id: string): Record<string, unknown> => {
-    const job = withCount(serviceJob(id), 1);
-    (job['TaskGroups'] as Record<string, unknown>[])[0]!['Volumes'] = {
-      data: { Type: 'csi', Source: 'data', ReadOnly: false },
-    };
-    return job;
-  };
+  const withVolume = (id: string): JobInput =>
+    serviceJob(id, {
+      group: { Count: 1, Volumes: { data: { Type: 'csi', Source: 'data', ReadOnly: false } } },
+    });
 
   it('registers, refuses duplicates and in-use deletes, and frees after force', async () => {
     const t = testCluster();
@@ -90,10 +83,9 @@ describe('volume detach', () => {
   it('drops the claims of finished allocations on a node, and names unknown volumes and nodes', async () => {
     const t = testCluster();
     t.cluster.registerVolume({ namespace: 'default', volumes: [{ ID: 'data', PluginID: 'ebs' }] });
-    const job = withCount(serviceJob('db'), 1);
-    (job['TaskGroups'] as Record<string, unknown>[])[0]!['Volumes'] = {
-      data: { Type: 'csi', Source: 'data', ReadOnly: true },
-    };
+    const job = serviceJob('db', {
+      group: { Count: 1, Volumes: { data: { Type: 'csi', Source: 'data', ReadOnly: true } } },
+    });
     t.cluster.registerJob({ job });
     t.run(500);
     const claim = Object.values(t.cluster.store.volumes.get(jobKey('default', 'data'))!.Claims)[0]!;
@@ -116,10 +108,9 @@ describe('volume detach', () => {
   it('releases the claims of finished allocations by itself after a moment', async () => {
     const t = testCluster();
     t.cluster.registerVolume({ namespace: 'default', volumes: [{ ID: 'data', PluginID: 'ebs' }] });
-    const job = withCount(serviceJob('db'), 1);
-    (job['TaskGroups'] as Record<string, unknown>[])[0]!['Volumes'] = {
-      data: { Type: 'csi', Source: 'data', ReadOnly: false },
-    };
+    const job = serviceJob('db', {
+      group: { Count: 1, Volumes: { data: { Type: 'csi', Source: 'data', ReadOnly: false } } },
+    });
     t.cluster.registerJob({ job });
     t.run(500);
     t.cluster.deregisterJob({ namespace: 'default', id: 'db' });

@@ -118,6 +118,22 @@ describe('schema violations name the field', () => {
       { Job: { ...jobInput('x'), TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't' }] }] } },
       /Driver/,
     ],
+    // the route is the one place a job's shape is checked: the core takes the typed value
+    [
+      'a Type outside the job types',
+      'POST',
+      '/v1/jobs',
+      { Job: { ...jobInput('x'), Type: 'cron' } },
+      /Job\.Type/,
+    ],
+    ['a system job', 'POST', '/v1/jobs', { Job: { ...jobInput('x'), Type: 'system' } }, /Job\.Type/],
+    [
+      'a plan of a Type outside the job types',
+      'POST',
+      '/v1/job/bad-svc/plan',
+      { Job: { ...jobInput('bad-svc'), Type: 'cron' } },
+      /Job\.Type/,
+    ],
     [
       'EnforceIndex not a bool',
       'POST',

@@ -105,6 +105,28 @@ describe('parseJobHcl', () => {
     expect(raw['Priority']).toBeUndefined();
   });
 
+  it('checks a job file once against the model before canonicalizing it (a system job passes)', async () => {
+    const file = (attrs: string): string =>
+      `job "a" {\n${attrs}\n  group "g" {\n    task "t" {\n      driver = "mock"\n    }\n  }\n}\n`;
+    const agent = await parseJobHcl({ hcl: file('  type = "system"'), canonicalize: true }, opts);
+    expect(agent.Type).toBe('system');
+    expect(agent.TaskGroups[0]?.ReschedulePolicy).toBeNull();
+    const priority = await rejection(
+      parseJobHcl({ hcl: file('  priority = "high"'), canonicalize: true }, opts),
+    );
+    expect([priority.status, priority.message]).toEqual([
+      400,
+      'The job file does not describe a valid job: Priority: expected an integer but got the string "high"',
+    ]);
+    const type = await rejection(parseJobHcl({ hcl: file('  type = "cron"'), canonicalize: true }, opts));
+    expect(type.message).toMatch(
+      /^The job file does not describe a valid job: Type: expected one of .*"system"/,
+    );
+    // without Canonicalize the file's fields come back as written, as before
+    const raw = await parseJobHcl({ hcl: file('  priority = "high"') }, opts);
+    expect(raw.Priority).toBe('high');
+  });
+
   it('reports bad HCL with its position', async () => {
     const e = await rejection(parseJobHcl({ hcl: 'job "x" {\n  count = \n}\n' }, opts));
     expect(e.status).toBe(400);

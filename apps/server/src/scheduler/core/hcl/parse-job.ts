@@ -1,3 +1,4 @@
+import { formatProblems, SchedulerJobInput, validate } from '@sked/model';
 import { canonicalize } from '../defaults.js';
 import { badRequest } from '../errors.js';
 import type { Job } from '../types.js';
@@ -99,7 +100,10 @@ export async function parseJobHcl(input: ParseJobInput, options: { region: strin
   if (typeof body['name'] === 'string') job['Name'] = body['name'];
   if (job['Namespace'] === undefined && input.namespace !== undefined && input.namespace !== 'default')
     job['Namespace'] = input.namespace;
-  if (input.canonicalize)
-    return canonicalize(job, { region: options.region, namespace: input.namespace ?? 'default' });
-  return job as unknown as Job;
+  if (!input.canonicalize) return job as unknown as Job;
+  // The job file is this edge's input: checked once against the model (a job file may be `system`).
+  const checked = validate(SchedulerJobInput, job);
+  if (!checked.ok)
+    throw badRequest(`The job file does not describe a valid job: ${formatProblems(checked.problems)}`);
+  return canonicalize(checked.value, { region: options.region, namespace: input.namespace ?? 'default' });
 }

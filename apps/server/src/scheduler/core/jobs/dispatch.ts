@@ -81,13 +81,12 @@ export function createDispatchJob(
           Name: childId,
           ParentID: parent.ID,
           Dispatched: true,
-          DispatchIdempotencyToken: token,
           ParameterizedJob: null,
           Payload: payload.length > 0 ? payload.toString('base64') : null,
           Meta: { ...parent.Meta, ...meta },
           Status: JobStatus.Pending,
         },
-        { region: ctx.region },
+        { region: ctx.region, dispatchIdempotencyToken: token },
       );
       child.ParameterizedJob = pj;
       const stored = upsertJob(ctx, tx, child, undefined);

@@ -1,6 +1,7 @@
 import { createCluster, type Cluster, type ClusterOptions } from '../cluster.js';
 import { manualClock, type ManualClock } from '../clock.js';
-import { jobFactory } from '@sked/testkit';
+import type { JobInput, TaskInput } from '@sked/model';
+import { jobFactory, type JobOverrides } from '@sked/testkit';
 import { expect } from 'vitest';
 
 import { ClusterError } from '../errors.js';
@@ -48,22 +49,28 @@ const batch = jobFactory({ Type: 'batch', group: { Name: 'work' }, task: { Name:
 /** A minimal service job with mock tasks: group `web` of 2 `server` tasks (`@sked/testkit` makeJob). */
 export function serviceJob(
   id: string,
-  overrides: Record<string, unknown> = {},
-  task: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return service(id, { ...(overrides['TaskGroups'] === undefined ? { task } : {}), ...overrides });
+  overrides: JobOverrides = {},
+  task: Partial<TaskInput> = {},
+): JobInput {
+  if (overrides.TaskGroups !== undefined) return service(id, overrides);
+  return service(id, { ...overrides, task: { ...task, ...overrides.task } });
 }
 
 /** A batch job: group `work` of one `job` task running the mock driver with `config`. */
 export function batchJob(
   id: string,
   config: Record<string, unknown> = { run_for: '1s' },
-  overrides: Record<string, unknown> = {},
-): Record<string, unknown> {
-  return batch(id, {
-    ...(overrides['TaskGroups'] === undefined ? { task: { Config: config } } : {}),
-    ...overrides,
-  });
+  overrides: JobOverrides = {},
+): JobInput {
+  if (overrides.TaskGroups !== undefined) return batch(id, overrides);
+  return batch(id, { ...overrides, task: { Config: config, ...overrides.task } });
+}
+
+/** A copy of `job` whose first task group runs `count` allocations (the job itself is not changed). */
+export function withCount(job: JobInput, count: number): JobInput {
+  const [first, ...rest] = job.TaskGroups ?? [];
+  if (first === undefined) throw new TypeError('withCount: the job has no task group');
+  return { ...job, TaskGroups: [{ ...first, Count: count }, ...rest] };
 }
 
 /** Asserts that `fn` throws a ClusterError with this status and message. */

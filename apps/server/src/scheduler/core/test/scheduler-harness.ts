@@ -1,3 +1,4 @@
+import type { SchedulerJobInput } from '@sked/model';
 import { prepareJob } from '../defaults.js';
 import { newEvaluation } from '../evals/factory.js';
 import { simulatedNode } from '../nodes/simulated.js';
@@ -13,7 +14,7 @@ export interface Harness {
   /** Time of the runs (ms). */
   now: number;
   /** Stores a job (canonicalized) as a new version and returns it. */
-  job(raw: Record<string, unknown>): Job;
+  job(raw: SchedulerJobInput): Job;
   /** Runs the scheduler for `job` on the committed state; nothing is written. */
   plan(
     job: Job | undefined,
