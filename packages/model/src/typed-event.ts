@@ -39,7 +39,7 @@ export type EventHeader = Omit<Event, 'Topic' | 'Payload'>;
  * @typeParam T - The topic.
  * @since 0.2.0
  */
-export interface EventOf<T extends TypedEventTopic> extends EventHeader {
+export interface EventOf<T extends TypedEventTopic> extends Omit<Event, 'Topic' | 'Payload'> {
   /** The topic. */
   Topic: T;
   /** The object the event is about, wrapped in the topic's key (see {@link EventPayloadKey}). */
@@ -62,7 +62,7 @@ export type KnownEvent = { [T in TypedEventTopic]: EventOf<T> }[TypedEventTopic]
  * {@link isEventOf} first.
  * @since 0.2.0
  */
-export interface UnknownTopicEvent extends EventHeader {
+export interface UnknownTopicEvent extends Omit<Event, 'Topic' | 'Payload'> {
   /** A topic other than those of {@link TypedEventTopic}. */
   Topic: string;
   /** The payload, whose shape this version does not know. */
