@@ -124,11 +124,13 @@ describe('ACL enforcement', () => {
   });
 
   it('checks allocation capabilities against the allocation namespace', async () => {
+    // running: a signal to an allocation whose task has not started yet is a 400 (no running tasks)
     const alloc = await eventually(async () => {
       const list = (await t.request('GET', '/v1/job/a/allocations', { token: 'ops-secret' })).json() as {
         ID: string;
+        ClientStatus: string;
       }[];
-      return list[0];
+      return list.find((a) => a.ClientStatus === 'running');
     });
     expect(
       (await t.request('GET', `/v1/allocation/${alloc.ID}`, { token: 'reader-secret' })).statusCode,
