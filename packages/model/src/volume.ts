@@ -131,6 +131,36 @@ export const CsiVolumeInput = Type.Object({
   AttachmentMode: Type.Optional(Type.Enum(CsiVolumeAttachmentMode)),
   /** ID of the storage plugin. Absent = `""`. */
   PluginID: Type.Optional(Type.String()),
+  /** File system mount options (`FSType`, `MountFlags`); absent or `null` = the plugin's defaults. */
+  MountOptions: Type.Optional(
+    Nullable(
+      Type.Object({
+        /** File system type, e.g. `ext4`. */
+        FSType: Type.Optional(Type.String()),
+        /** Mount flags, e.g. `noatime`. */
+        MountFlags: Type.Optional(NullableArray(Type.String())),
+      }),
+    ),
+  ),
+  /** Secrets handed to the plugin; never shown by a read. Absent = `null`. */
+  Secrets: Type.Optional(Nullable(StringMap)),
+  /** Parameters handed to the plugin. Absent = `null`. */
+  Parameters: Type.Optional(Nullable(StringMap)),
+  /** Context of the volume in the storage provider. Absent = `null`. */
+  Context: Type.Optional(Nullable(StringMap)),
+  /** Capacity in bytes. Absent = 0 (unknown). */
+  Capacity: Type.Optional(Type.Integer({ minimum: 0 })),
+  /** Access and attachment modes the volume must support; absent or `null` = none asked for. */
+  RequestedCapabilities: Type.Optional(
+    NullableArray(
+      Type.Object({
+        /** See {@link CsiVolumeAccessMode}. */
+        AccessMode: Type.Optional(Type.Enum(CsiVolumeAccessMode)),
+        /** See {@link CsiVolumeAttachmentMode}. */
+        AttachmentMode: Type.Optional(Type.Enum(CsiVolumeAttachmentMode)),
+      }),
+    ),
+  ),
 });
 /** A value matching the {@link CsiVolumeInput} schema. */
 export type CsiVolumeInput = Static<typeof CsiVolumeInput>;

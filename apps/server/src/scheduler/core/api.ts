@@ -3,12 +3,8 @@ import type { ParseJobInput } from './hcl/parse-job.js';
 import type { ReadonlyStore } from './state/store.js';
 import type { AllocMetric, EventBatch, Evaluation, Job } from './types.js';
 
-/**
- * A volume of a register request: the model's `CsiVolumeInput` (validated at the route edge), with
- * the service's volume fields the model does not describe (`MountOptions`, `Secrets`,
- * `Parameters`, `Context`, `Capacity`, `RequestedCapabilities`) as the body gave them.
- */
-export type VolumeRegistration = CsiVolumeInput & { readonly [field: string]: unknown };
+/** A volume of a register request: the model's `CsiVolumeInput`, as the route validated it. */
+export type VolumeRegistration = CsiVolumeInput;
 
 /** The response of register, update, revert, evaluate and stop. */
 export interface RegisterResponse {

@@ -101,6 +101,39 @@ describe('volumes', () => {
     expect(t.index()).toBe(before);
   });
 
+  it('stores the plugin fields as validated, and never shows the secrets', async () => {
+    const fields = {
+      MountOptions: { FSType: 'ext4', MountFlags: ['noatime'] },
+      Parameters: { type: 'gp3' },
+      Context: { zone: 'z1' },
+      Capacity: 10_737_418_240,
+      RequestedCapabilities: [{ AccessMode: 'single-node-writer', AttachmentMode: 'file-system' }],
+    };
+    const res = await t.request('PUT', '/v1/volume/csi/vol-fields', {
+      body: { Volumes: [{ ID: 'vol-fields', PluginID: 'p', Secrets: { key: 'hunter2' }, ...fields }] },
+    });
+    ensureOk(res);
+    const read = await t.request('GET', '/v1/volume/csi/vol-fields');
+    expect(read.json()).toMatchObject({ ...fields, Secrets: null });
+    expect(read.body).not.toContain('hunter2');
+  });
+
+  it.each([
+    ['Capacity', { Capacity: 'big' }],
+    ['Secrets', { Secrets: { key: 1 } }],
+    ['MountOptions', { MountOptions: { MountFlags: 'noatime' } }],
+    ['RequestedCapabilities', { RequestedCapabilities: [{ AccessMode: 'everyone' }] }],
+  ])('refuses a volume whose %s has the wrong shape, naming it and storing nothing', async (field, bad) => {
+    const before = t.index();
+    const res = await t.request('PUT', '/v1/volume/csi/vol-bad', {
+      body: { Volumes: [{ ID: 'vol-bad', PluginID: 'p', ...bad }] },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain(`Volumes[0].${field}`);
+    expect(res.body).not.toContain('hunter2');
+    expect(t.index()).toBe(before);
+  });
+
   it('refuses a body whose volume ID differs from the path', async () => {
     const before = t.index();
     const res = await t.request('PUT', '/v1/volume/csi/path-id', {
