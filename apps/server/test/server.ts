@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { jobFactory } from '@sked/testkit';
+import type { JobInput } from '@sked/model';
+import { jobFactory, type JobOverrides } from '@sked/testkit';
 import { afterAll, expect } from 'vitest';
 import { startServer, type RunningServer, type StartServerOptions } from '../src/http/server.js';
 
@@ -78,7 +79,7 @@ const job = jobFactory({ group: { Name: 'g' }, task: { Name: 't', Config: { run_
  * A minimal job input on the mock driver (`@sked/testkit` makeJob: group `g`, task `t` running
  * for an hour); `overrides` are job fields, or `group`/`task` fields.
  */
-export function jobInput(id: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function jobInput(id: string, overrides: JobOverrides = {}): JobInput {
   return job(id, { Name: id, ...overrides });
 }
 

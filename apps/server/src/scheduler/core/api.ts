@@ -1,5 +1,5 @@
 import type { CsiVolumeInput, JobDiff, JobSubmissionInput, SchedulerJobInput } from '@sked/model';
-import type { ParseJobInput } from './hcl/parse-job.js';
+import type { ParseJobInput, ParsedJobFile } from './hcl/parse-job.js';
 import type { ReadonlyStore } from './state/store.js';
 import type { AllocMetric, EventBatch, Evaluation, Job } from './types.js';
 
@@ -152,8 +152,11 @@ export interface Cluster {
   setNodeEligibility(input: { nodeId: string; eligible: boolean }): { Index: number };
   /** Drains a node (its allocations are stopped and replaced elsewhere) or ends the drain. */
   drainNode(input: { nodeId: string; enable: boolean }): { Index: number };
-  /** Parses HCL2 job text into a Job (async: the HCL parser is WebAssembly). */
-  parseJob(input: ParseJobInput): Promise<Job>;
+  /**
+   * Parses HCL2 job text (async: the HCL parser is WebAssembly): a canonical Job with
+   * `canonicalize`, else the file's fields as written.
+   */
+  parseJob(input: ParseJobInput): Promise<Job | ParsedJobFile>;
   /** Subscribes to event batches of every committed write. */
   onEvents(listener: (batch: EventBatch) => void): () => void;
   /**

@@ -32,7 +32,7 @@ export type { DriverTaskEvent, TaskDriver, TaskHandle, TaskSink, TaskStartSpec }
 export { normalizeSignal, SIGNAL_NUMBERS } from './drivers/driver.js';
 export type { MockConfig } from './drivers/mock.js';
 export { createMockDriver } from './drivers/mock.js';
-export type { ParseJobInput } from './hcl/parse-job.js';
+export type { ParseJobInput, ParsedJobFile } from './hcl/parse-job.js';
 export { parseJobHcl } from './hcl/parse-job.js';
 export { checkConstraint, compareVersions, parseVersion, versionMatches } from './constraints.js';
 export { canonicalize } from './defaults.js';

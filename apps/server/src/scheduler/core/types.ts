@@ -13,6 +13,7 @@ import type {
   Allocation as ModelAllocation,
   AllocResources as ModelAllocResources,
   CsiVolume as ModelCsiVolume,
+  CsiVolumeInput,
   Deployment as ModelDeployment,
   JobSubmission,
   DriverInfo,
@@ -177,11 +178,11 @@ export type CsiVolume = Omit<ModelCsiVolume, 'ReadAllocs' | 'WriteAllocs' | 'All
   Namespace: string;
   ExternalID: string;
   Capacity: number;
-  MountOptions: JsonObject | null;
+  MountOptions: Exclude<CsiVolumeInput['MountOptions'], undefined>;
   Secrets: Record<string, string> | null;
   Parameters: Record<string, string> | null;
   Context: Record<string, string> | null;
-  RequestedCapabilities: unknown[] | null;
+  RequestedCapabilities: Exclude<CsiVolumeInput['RequestedCapabilities'], undefined>;
   ProviderVersion: string;
   ReadAllocs: Record<string, Allocation | null>;
   WriteAllocs: Record<string, Allocation | null>;

@@ -5,10 +5,19 @@ import { describe, expect, it } from 'vitest';
 
 import { ClusterError } from '../errors.js';
 import { hclNesting } from './nesting.js';
-import { parseJobHcl } from './parse-job.js';
+import type { Job } from '../types.js';
+import { parseJobHcl, type ParseJobInput } from './parse-job.js';
 
 const web = readFileSync(new URL('../test/fixtures/web.hcl', import.meta.url), 'utf8');
 const opts = { region: 'global' };
+
+/**
+ * A parse without canonicalisation, its fields read by the Job's names: the mapping tests below
+ * assert what those fields hold (the result itself is typed as untrusted JSON).
+ */
+async function parseAsJob(input: ParseJobInput): Promise<Job> {
+  return (await parseJobHcl(input, opts)) as Job;
+}
 
 async function rejection(p: Promise<unknown>): Promise<ClusterError> {
   const error = await p.then(
@@ -21,7 +30,7 @@ async function rejection(p: Promise<unknown>): Promise<ClusterError> {
 
 describe('parseJobHcl', () => {
   it('maps a realistic job file onto the Job structure', async () => {
-    const job = await parseJobHcl({ hcl: web }, opts);
+    const job = await parseAsJob({ hcl: web });
     expect(job).toMatchObject({
       ID: 'web',
       Name: 'web',
@@ -69,13 +78,14 @@ describe('parseJobHcl', () => {
   });
 
   it('applies var-file content and flags, flags last', async () => {
-    const job = await parseJobHcl(
-      { hcl: web, variables: 'image = "web:2.0"\nreplicas = 4\n', variableFlags: { image: 'web:3.0' } },
-      opts,
-    );
+    const job = await parseAsJob({
+      hcl: web,
+      variables: 'image = "web:2.0"\nreplicas = 4\n',
+      variableFlags: { image: 'web:3.0' },
+    });
     expect(job.TaskGroups[0]?.Count).toBe(5);
     expect(job.TaskGroups[0]?.Tasks[0]?.Config).toMatchObject({ image: 'web:3.0' });
-    const flagged = await parseJobHcl({ hcl: web, variableFlags: { replicas: '1' } }, opts);
+    const flagged = await parseAsJob({ hcl: web, variableFlags: { replicas: '1' } });
     expect(flagged.TaskGroups[0]?.Count).toBe(2);
   });
 
@@ -176,7 +186,7 @@ describe('parseJobHcl with a parameterized batch job', () => {
   const batch = readFileSync(new URL('../test/fixtures/batch.hcl', import.meta.url), 'utf8');
 
   it('maps parameterized, reschedule, dispatch payload, templates, artifacts, logs, lifecycle and version constraints', async () => {
-    const job = await parseJobHcl({ hcl: batch }, opts);
+    const job = await parseAsJob({ hcl: batch });
     expect(job).toMatchObject({
       ID: 'reports',
       Type: 'batch',

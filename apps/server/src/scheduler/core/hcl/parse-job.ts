@@ -24,12 +24,33 @@ export interface ParseJobInput {
 }
 
 /**
- * Parses HCL2 job text into a Job with the reference HCL library (compiled to WebAssembly, through
- * `@cdktf/hcl2json`), then maps blocks and attributes onto the Job's fields.
- * @throws a 400 ClusterError with the parser's position (`job.hcl:3,7-8: ...`) for bad HCL, for
- *   unknown variables, unsupported expressions and invalid durations, and for `hclV1`.
+ * A job file's fields as written (API casing, variables and locals resolved): what the parse
+ * endpoint returns without `canonicalize`. Not checked against the model and not defaulted, like
+ * the reference service's parse without canonicalisation.
  */
-export async function parseJobHcl(input: ParseJobInput, options: { region: string }): Promise<Job> {
+export type ParsedJobFile = Obj;
+
+/**
+ * Parses HCL2 job text into a Job with the reference HCL library (compiled to WebAssembly, through
+ * `@cdktf/hcl2json`), then maps blocks and attributes onto the Job's fields. With `canonicalize`
+ * the result is checked against the model's job input and defaulted (a canonical {@link Job});
+ * without it, the file's fields as written ({@link ParsedJobFile}).
+ * @throws a 400 ClusterError with the parser's position (`job.hcl:3,7-8: ...`) for bad HCL, for
+ *   unknown variables, unsupported expressions and invalid durations, for `hclV1`, and (with
+ *   `canonicalize`) for a field the model refuses.
+ */
+export async function parseJobHcl(
+  input: ParseJobInput & { readonly canonicalize: true },
+  options: { region: string },
+): Promise<Job>;
+export async function parseJobHcl(
+  input: ParseJobInput,
+  options: { region: string },
+): Promise<Job | ParsedJobFile>;
+export async function parseJobHcl(
+  input: ParseJobInput,
+  options: { region: string },
+): Promise<Job | ParsedJobFile> {
   if (input.hclV1)
     throw badRequest(
       'The HCLv1 (legacy) job parser is not supported by this server: submit the job in HCL2 with HCLv1 false.',
@@ -100,7 +121,7 @@ export async function parseJobHcl(input: ParseJobInput, options: { region: strin
   if (typeof body['name'] === 'string') job['Name'] = body['name'];
   if (job['Namespace'] === undefined && input.namespace !== undefined && input.namespace !== 'default')
     job['Namespace'] = input.namespace;
-  if (!input.canonicalize) return job as unknown as Job;
+  if (!input.canonicalize) return job;
   // The job file is this edge's input: checked once against the model (a job file may be `system`).
   const checked = validate(SchedulerJobInput, job);
   if (!checked.ok)
