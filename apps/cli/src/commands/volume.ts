@@ -1,4 +1,6 @@
 import type { CsiVolumeInput } from '@sked/model';
+import { extname } from 'node:path';
+
 import { Command } from 'commander';
 
 import { schedulerContext } from '../context.js';
@@ -69,27 +71,28 @@ async function status(command: Command): Promise<void> {
 
 const VOLUME_JSON_HINT =
   'Write the volume as JSON: {"ID": "db-data", "Name": "db-data", "PluginID": "disk", "AccessMode": "single-node-writer", ' +
-  '"AttachmentMode": "file-system"}, {"Volume": ...} or {"Volumes": [...]} (`sked volume status ID --json` prints one).';
+  '"AttachmentMode": "file-system"}, {"Volume": ...} or {"Volumes": [...]} (`sked volume status ID --json` prints one), ' +
+  'or as an HCL volume specification (.hcl or .volume).';
 
 /**
- * The volumes of a volume file's text. Only JSON: the service parses HCL for jobs alone
- * (`POST /v1/jobs/parse`, whose answer is a Job), so an HCL volume file gets an error saying so.
+ * The volumes of a volume file's text. `.json`, or content starting with `{` or `[` (and not a
+ * `.hcl`/`.volume` name), is JSON: a volume, `{"Volume": ...}` or `{"Volumes": [...]}`. Anything
+ * else is one volume specification in HCL, parsed here (the spec has no volume parse endpoint).
  */
-export function parseVolumeFile(content: string, name: string): CsiVolumeInput[] {
+export async function parseVolumeFile(content: string, name: string): Promise<CsiVolumeInput[]> {
   if (content.trim() === '') throw new CliError(`${name} is empty.`, { hint: VOLUME_JSON_HINT });
-  if (!looksLikeJson(content) || /\.(hcl|volume)$/i.test(name))
-    throw new CliError(
-      `${name} is not JSON: a volume file must be JSON (the server parses HCL only for jobs, through POST /v1/jobs/parse).`,
-      { hint: VOLUME_JSON_HINT },
-    );
-  return volumesOf(parseJson(content, name, VOLUME_JSON_HINT), name);
+  const ext = extname(name).toLowerCase();
+  const json = ext === '.json' || (ext !== '.hcl' && ext !== '.volume' && looksLikeJson(content));
+  if (json) return volumesOf(parseJson(content, name, VOLUME_JSON_HINT), name);
+  const { parseVolumeHcl } = await import('../volume-hcl.js');
+  return [await parseVolumeHcl(content, name)];
 }
 
 async function register(command: Command): Promise<void> {
   const ctx = schedulerContext(command);
   const [path] = command.processedArgs as [string];
   const name = path === '-' ? 'stdin' : path;
-  const volumes = parseVolumeFile(await readInput(path, 'volume file'), name);
+  const volumes = await parseVolumeFile(await readInput(path, 'volume file'), name);
   for (const volume of volumes) {
     await ctx.client.volumes.register(volume);
     if (!ctx.output.json) ctx.output.out(`Created CSI volume: ${volume.ID}`);
@@ -131,15 +134,15 @@ export function volumeCommand(): Command {
     .addCommand(
       new Command('register')
         .description(
-          'Register CSI volumes from a JSON file (a volume, {"Volume": ...} or {"Volumes": [...]})',
+          'Register CSI volumes from an HCL volume specification or a JSON file (a volume, {"Volume": ...} or {"Volumes": [...]})',
         )
         .argument(
           '<file>',
-          'JSON file (HCL volume files are not taken: the server parses only job HCL); - reads stdin',
+          'HCL (.hcl, .volume, or not starting with {) or JSON file; - reads stdin',
         )
         .addHelpText(
           'after',
-          '\nExample:\n  $ sked volume register db-data.json\n  $ sked volume register - < db-data.json',
+          '\nExample:\n  $ sked volume register db-data.hcl\n  $ sked volume register - < db-data.json',
         )
         .action(handler(register)),
     )

@@ -1,0 +1,138 @@
+/**
+ * HCL text for the CLI's own parsing: the reference HCL library (`@cdktf/hcl2json`, compiled to
+ * WebAssembly) loaded only when a file needs it, the lines of the keys it names in errors, and
+ * size strings.
+ */
+import { CliError } from './errors.js';
+
+/** Where a value sits in an HCL file: the path people read, and the keys to find its line by. */
+export interface HclPlace {
+  /** Dotted path as written in the file, e.g. `capability[1].access_mode`. */
+  readonly path: string;
+  /** Keys from the top, each optionally followed by which occurrence of a repeated block it is. */
+  readonly keys: readonly (string | number)[];
+}
+
+/** The place of `key` inside `parent` (the `occurrence`-th block of that name, when repeated). */
+export function childPlace(parent: HclPlace | undefined, key: string, occurrence?: number): HclPlace {
+  const path = parent === undefined ? key : `${parent.path}.${key}`;
+  const keys = [...(parent?.keys ?? []), key];
+  if (occurrence === undefined) return { path, keys };
+  return { path: `${path}[${occurrence}]`, keys: [...keys, occurrence] };
+}
+
+/** The place of item `index` of the list at `place` (on the list's line). */
+export function itemPlace(place: HclPlace, index: number): HclPlace {
+  return { path: `${place.path}[${index}]`, keys: place.keys };
+}
+
+/** Each line's bracket depth at its start and the attribute or block name it begins with, if any. */
+function outline(text: string): { depth: number; key: string | undefined }[] {
+  const lines: { depth: number; key: string | undefined }[] = [];
+  const keyOf = (start: number): string | undefined =>
+    /^[ \t]*"?([A-Za-z_][\w-]*)"?[ \t]*[={"]/.exec(text.slice(start, start + 200))?.[1];
+  let depth = 0;
+  lines.push({ depth, key: keyOf(0) });
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== '\n'; i++) if (text[i] === '\\') i++;
+      if (text[i] === '\n') i--;
+    } else if (c === '#' || (c === '/' && text[i + 1] === '/')) {
+      while (i + 1 < text.length && text[i + 1] !== '\n') i++;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      for (let j = i; j < stop; j++) if (text[j] === '\n') lines.push({ depth, key: undefined });
+      i = stop - 1;
+    } else if (c === '{' || c === '[' || c === '(') depth++;
+    else if (c === '}' || c === ']' || c === ')') depth = Math.max(0, depth - 1);
+    else if (c === '\n') lines.push({ depth, key: keyOf(i + 1) });
+  }
+  return lines;
+}
+
+/** The 1-based line of `place` in `text`: the deepest of its keys found, or undefined. */
+export function lineOf(text: string, place: HclPlace): number | undefined {
+  const lines = outline(text);
+  let from = 0;
+  let depth = 0;
+  let found: number | undefined;
+  for (let k = 0; k < place.keys.length; k++) {
+    const key = place.keys[k];
+    if (typeof key === 'number') continue;
+    const next = place.keys[k + 1];
+    const nth = typeof next === 'number' ? next : 0;
+    let seen = 0;
+    let hit: number | undefined;
+    for (let i = from; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.depth < depth) break; // left the enclosing block
+      if (line.depth === depth && line.key === key && seen++ === nth) {
+        hit = i;
+        break;
+      }
+    }
+    if (hit === undefined) break;
+    found = hit;
+    from = hit + 1;
+    depth++;
+  }
+  return found === undefined ? undefined : found + 1;
+}
+
+type HclParse = (name: string, text: string) => Promise<unknown>;
+
+/**
+ * Parses HCL text into hcl2json's JSON form (blocks become arrays of objects, expressions `${...}`
+ * strings). A syntax error is a CliError with the parser's position (`name:line,column-column`).
+ */
+export async function parseHclText(text: string, name: string, hint: string): Promise<unknown> {
+  // Loaded here only: the WebAssembly parser takes a while to load and only HCL files need it.
+  const mod = (await import('@cdktf/hcl2json')) as { parse?: HclParse; default?: { parse: HclParse } };
+  const parse = mod.parse ?? mod.default!.parse;
+  try {
+    return await parse(name, text);
+  } catch (error) {
+    const raw = error instanceof Error ? error.message : String(error);
+    if (raw.startsWith('parse config:')) {
+      const diagnostic = raw.replace(/^parse config: \[/, '').replace(/\]$/, '');
+      throw new CliError(`${name} is not valid HCL: ${diagnostic}`, { hint, cause: error });
+    }
+    throw new CliError(`The HCL parser failed on ${name}: ${raw} (is the file nested very deeply?)`, {
+      hint,
+      cause: error,
+    });
+  }
+}
+
+const UNITS: Readonly<Record<string, bigint>> = (() => {
+  const units: Record<string, bigint> = { '': 1n, b: 1n };
+  ['k', 'm', 'g', 't', 'p', 'e'].forEach((prefix, i) => {
+    units[prefix] = units[`${prefix}b`] = 1000n ** BigInt(i + 1);
+    units[`${prefix}i`] = units[`${prefix}ib`] = 1024n ** BigInt(i + 1);
+  });
+  return units;
+})();
+
+/**
+ * Bytes of a size string as the reference CLI reads them: a number and a unit, `B`, `KB`/`K`
+ * (1000), `KiB`/`Ki` (1024), up to `EB`/`EiB`, in any case, e.g. `10GiB`, `1.5 GB`, `4096`.
+ * Computed exactly (no floating point): `1.1KB` is 1100.
+ * @returns The whole number of bytes, or a sentence saying what is wrong.
+ */
+export function parseSize(text: string): number | { error: string } {
+  const match = /^\s*(\d{1,30})(?:\.(\d{1,30}))?\s*([A-Za-z]*)\s*$/.exec(text);
+  if (!match) return { error: `is not a size: write a number and a unit, e.g. "10GiB" or "500MB"` };
+  const unit = UNITS[match[3]!.toLowerCase()];
+  if (unit === undefined)
+    return { error: `has an unknown unit "${match[3]}": use B, KB, MB, GB, TB, PB, EB or KiB ... EiB` };
+  const fraction = match[2] ?? '';
+  const scaled = BigInt(match[1]! + fraction) * unit;
+  const scale = 10n ** BigInt(fraction.length);
+  if (scaled % scale !== 0n) return { error: 'is not a whole number of bytes' };
+  const bytes = scaled / scale;
+  if (bytes > BigInt(Number.MAX_SAFE_INTEGER))
+    return { error: `is more than ${Number.MAX_SAFE_INTEGER} bytes, the most a volume's Capacity holds` };
+  return Number(bytes);
+}
