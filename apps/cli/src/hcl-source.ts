@@ -66,7 +66,8 @@ export function lineOf(text: string, place: HclPlace): number | undefined {
     let seen = 0;
     let hit: number | undefined;
     for (let i = from; i < lines.length; i++) {
-      const line = lines[i]!;
+      const line = lines[i];
+      if (line === undefined) break;
       if (line.depth < depth) break; // left the enclosing block
       if (line.depth === depth && line.key === key && seen++ === nth) {
         hit = i;
@@ -90,7 +91,8 @@ type HclParse = (name: string, text: string) => Promise<unknown>;
 export async function parseHclText(text: string, name: string, hint: string): Promise<unknown> {
   // Loaded here only: the WebAssembly parser takes a while to load and only HCL files need it.
   const mod = (await import('@cdktf/hcl2json')) as { parse?: HclParse; default?: { parse: HclParse } };
-  const parse = mod.parse ?? mod.default!.parse;
+  const parse = mod.parse ?? mod.default?.parse;
+  if (parse === undefined) throw new Error('@cdktf/hcl2json exports no parse function');
   try {
     return await parse(name, text);
   } catch (error) {
@@ -106,14 +108,20 @@ export async function parseHclText(text: string, name: string, hint: string): Pr
   }
 }
 
-const UNITS: Readonly<Record<string, bigint>> = (() => {
-  const units: Record<string, bigint> = { '': 1n, b: 1n };
-  ['k', 'm', 'g', 't', 'p', 'e'].forEach((prefix, i) => {
-    units[prefix] = units[`${prefix}b`] = 1000n ** BigInt(i + 1);
-    units[`${prefix}i`] = units[`${prefix}ib`] = 1024n ** BigInt(i + 1);
-  });
-  return units;
-})();
+const UNITS: ReadonlyMap<string, bigint> = new Map([
+  ['', 1n],
+  ['b', 1n],
+  ...['k', 'm', 'g', 't', 'p', 'e'].flatMap((prefix, i): [string, bigint][] => {
+    const decimal = 1000n ** BigInt(i + 1);
+    const binary = 1024n ** BigInt(i + 1);
+    return [
+      [prefix, decimal],
+      [`${prefix}b`, decimal],
+      [`${prefix}i`, binary],
+      [`${prefix}ib`, binary],
+    ];
+  }),
+]);
 
 /**
  * Bytes of a size string as the reference CLI reads them: a number and a unit, `B`, `KB`/`K`
@@ -124,11 +132,11 @@ const UNITS: Readonly<Record<string, bigint>> = (() => {
 export function parseSize(text: string): number | { error: string } {
   const match = /^\s*(\d{1,30})(?:\.(\d{1,30}))?\s*([A-Za-z]*)\s*$/.exec(text);
   if (!match) return { error: `is not a size: write a number and a unit, e.g. "10GiB" or "500MB"` };
-  const unit = UNITS[match[3]!.toLowerCase()];
+  const [, whole = '', fraction = '', unitText = ''] = match;
+  const unit = UNITS.get(unitText.toLowerCase());
   if (unit === undefined)
-    return { error: `has an unknown unit "${match[3]}": use B, KB, MB, GB, TB, PB, EB or KiB ... EiB` };
-  const fraction = match[2] ?? '';
-  const scaled = BigInt(match[1]! + fraction) * unit;
+    return { error: `has an unknown unit "${unitText}": use B, KB, MB, GB, TB, PB, EB or KiB ... EiB` };
+  const scaled = BigInt(whole + fraction) * unit;
   const scale = 10n ** BigInt(fraction.length);
   if (scaled % scale !== 0n) return { error: 'is not a whole number of bytes' };
   const bytes = scaled / scale;

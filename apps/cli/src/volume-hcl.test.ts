@@ -8,7 +8,7 @@ import { parseVolumeHcl } from './volume-hcl.js';
 
 /** An HCL string literal (escapes as HCL takes them). */
 function quote(text: string): string {
-  return `"${[...text]
+  return `"${Array.from(text)
     .map((c) => {
       if (c === '\\' || c === '"') return `\\${c}`;
       if (c === '\n') return '\\n';
@@ -113,7 +113,9 @@ const specs: fc.Arbitrary<Spec> = fc
     }
     if (g.topologies !== undefined) {
       volume['Topologies'] = g.topologies;
-      const topologies = g.topologies.map((t) => `    topology {\n      segments {\n${mapBody(t, '        ')}      }\n    }\n`);
+      const topologies = g.topologies.map(
+        (t) => `    topology {\n      segments {\n${mapBody(t, '        ')}      }\n    }\n`,
+      );
       hcl += `topology_request {\n  required {\n${topologies.join('')}  }\n}\n`;
     }
     return { volume: volume as CsiVolumeInput, hcl };
@@ -131,9 +133,9 @@ describe('parseVolumeHcl', () => {
 
   it('keeps capacity_min as the Capacity, and capacity_max alone when it is the only one', async () => {
     const base = 'id = "a"\ntype = "CSI"\n';
-    expect((await parseVolumeHcl(`${base}capacity_min = "1.5 GB"\ncapacity_max = "2GB"\n`, 'v')).Capacity).toBe(
-      1_500_000_000,
-    );
+    expect(
+      (await parseVolumeHcl(`${base}capacity_min = "1.5 GB"\ncapacity_max = "2GB"\n`, 'v')).Capacity,
+    ).toBe(1_500_000_000);
     expect((await parseVolumeHcl(`${base}capacity_max = "1KiB"\n`, 'v')).Capacity).toBe(1024);
     await expect(parseVolumeHcl(`${base}capacity_min = "2GB"\ncapacity_max = "1GB"\n`, 'v')).rejects.toThrow(
       'v:4: capacity_max (1000000000 bytes) is less than capacity_min (2000000000 bytes).',
@@ -160,6 +162,13 @@ describe('parseVolumeHcl', () => {
     expect(volume.Name).toBe('\u00e9');
   });
 
+  it('names an unknown attribute called like an object property as unknown', async () => {
+    for (const key of ['constructor', 'toString', '__proto__'])
+      await expect(parseVolumeHcl(`id = "a"\ntype = "csi"\n${key} = "x"\n`, 'v')).rejects.toThrow(
+        `v:3: ${key} is not a known attribute of a volume: the known ones are id,`,
+      );
+  });
+
   it('keeps a map key named __proto__ as a key', async () => {
     const volume = await parseVolumeHcl('id = "a"\ntype = "csi"\nparameters {\n  __proto__ = "x"\n}\n', 'v');
     expect(Object.entries(volume.Parameters ?? {})).toEqual([['__proto__', 'x']]);
@@ -178,10 +187,13 @@ describe('parseSize', () => {
   it('computes decimals exactly and refuses what is not a size', () => {
     expect(parseSize('1.1KB')).toBe(1100);
     expect(parseSize('0.5KiB')).toBe(512);
-    expect(parseSize('8EiB')).toEqual({ error: expect.stringContaining('is more than 9007199254740991 bytes') });
+    expect(parseSize('8EiB')).toEqual({
+      error: expect.stringContaining('is more than 9007199254740991 bytes'),
+    });
     expect(parseSize('1.5B')).toEqual({ error: 'is not a whole number of bytes' });
     expect(parseSize('10 GiBs')).toEqual({ error: expect.stringContaining('unknown unit "GiBs"') });
-    for (const bad of ['', 'GiB', '-1GB', '1e3', '1,5GB']) expect(parseSize(bad)).toHaveProperty('error');
+    for (const bad of ['', 'GiB', '-1GB', '1e3', '1,5GB', '1constructor', '1__proto__', '1toString'])
+      expect(parseSize(bad)).toHaveProperty('error');
   });
 });
 

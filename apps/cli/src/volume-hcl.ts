@@ -54,7 +54,10 @@ class Reader {
   string(value: unknown, place: HclPlace): string {
     if (typeof value !== 'string') this.fail(place, `must be a string, got ${kind(value)}.`);
     if (value.includes('${') || value.includes('%{'))
-      this.fail(place, 'holds an expression (${...} or %{...}): a volume file is read as written; write the value itself.');
+      this.fail(
+        place,
+        'holds an expression (${...} or %{...}): a volume file is read as written; write the value itself.',
+      );
     return value;
   }
 
@@ -64,7 +67,10 @@ class Reader {
     if (Array.isArray(value) && value.length === 1 && isRecord(value[0])) return value[0];
     if (Array.isArray(value) && value.length > 1 && value.every(isRecord))
       this.fail(place, `is given ${value.length} times; give it once.`);
-    this.fail(place, `must be a block without a label: ${place.path.split('.').at(-1)} { ... }, got ${kind(value)}.`);
+    this.fail(
+      place,
+      `must be a block without a label: ${place.path.split('.').at(-1)} { ... }, got ${kind(value)}.`,
+    );
   }
 
   /** The bodies of a repeatable block. */
@@ -78,7 +84,7 @@ class Reader {
     for (const key of Object.keys(body)) {
       if (known.includes(key)) continue;
       const place = childPlace(parent, key);
-      const extra = parent === undefined ? MISPLACED[key] : undefined;
+      const extra = parent === undefined && Object.hasOwn(MISPLACED, key) ? MISPLACED[key] : undefined;
       const kindOf = isBlockList(body[key]) ? 'block' : 'attribute';
       this.fail(
         place,
@@ -124,11 +130,13 @@ class Reader {
     const body = this.block(value, place);
     this.onlyKnown(body, ['fs_type', 'mount_flags'], place);
     const out: Mutable<NonNullable<CsiVolumeInput['MountOptions']>> = {};
-    if (body['fs_type'] !== undefined) out.FSType = this.string(body['fs_type'], childPlace(place, 'fs_type'));
+    if (body['fs_type'] !== undefined)
+      out.FSType = this.string(body['fs_type'], childPlace(place, 'fs_type'));
     const flags = body['mount_flags'];
     if (flags !== undefined) {
       const at = childPlace(place, 'mount_flags');
-      if (!Array.isArray(flags)) this.fail(at, `must be a list of strings, e.g. ["noatime"], got ${kind(flags)}.`);
+      if (!Array.isArray(flags))
+        this.fail(at, `must be a list of strings, e.g. ["noatime"], got ${kind(flags)}.`);
       out.MountFlags = flags.map((flag, i) => this.string(flag, itemPlace(at, i)));
     }
     return out;
@@ -143,16 +151,19 @@ class Reader {
         'is for creating a volume; a registered volume is reachable from its required topologies only (the model keeps no preference).',
       );
     this.onlyKnown(body, ['required'], place);
-    if (body['required'] === undefined) this.fail(childPlace(place, 'required'), 'is required in topology_request.');
+    if (body['required'] === undefined)
+      this.fail(childPlace(place, 'required'), 'is required in topology_request.');
     const requiredAt = childPlace(place, 'required');
     const required = this.block(body['required'], requiredAt);
     this.onlyKnown(required, ['topology'], requiredAt);
     const topologyAt = childPlace(requiredAt, 'topology');
-    if (required['topology'] === undefined) this.fail(topologyAt, 'is required: topology { segments { key = "value" } }.');
+    if (required['topology'] === undefined)
+      this.fail(topologyAt, 'is required: topology { segments { key = "value" } }.');
     return this.blocks(required['topology'], topologyAt).map((topology, i) => {
       const at = childPlace(requiredAt, 'topology', i);
       this.onlyKnown(topology, ['segments'], at);
-      if (topology['segments'] === undefined) this.fail(childPlace(at, 'segments'), 'is required in each topology.');
+      if (topology['segments'] === undefined)
+        this.fail(childPlace(at, 'segments'), 'is required in each topology.');
       return this.stringMap(topology['segments'], childPlace(at, 'segments'));
     });
   }
@@ -187,14 +198,18 @@ export function volumeOfHcl(
   if (top['type'] === undefined) r.fail(at('type'), 'is required: type = "csi".');
   const type = r.string(top['type'], at('type'));
   if (type.toLowerCase() === 'host')
-    r.fail(at('type'), 'is "host": sked registers CSI volumes only (type = "csi"); the service API has no host volume endpoint.');
+    r.fail(
+      at('type'),
+      'is "host": sked registers CSI volumes only (type = "csi"); the service API has no host volume endpoint.',
+    );
   if (type.toLowerCase() !== 'csi') r.fail(at('type'), `must be "csi", got "${type}".`);
   const min = top['capacity_min'] === undefined ? undefined : r.size(top['capacity_min'], at('capacity_min'));
   const max = top['capacity_max'] === undefined ? undefined : r.size(top['capacity_max'], at('capacity_max'));
   if (min !== undefined && max !== undefined && max < min)
     r.fail(at('capacity_max'), `(${max} bytes) is less than capacity_min (${min} bytes).`);
-  if (min !== undefined || max !== undefined) {
-    volume.Capacity = min ?? max!;
+  const capacity = min ?? max;
+  if (capacity !== undefined) {
+    volume.Capacity = capacity;
     r.origins.set('/Capacity', at(min === undefined ? 'capacity_max' : 'capacity_min'));
   }
   if (top['capability'] !== undefined) {

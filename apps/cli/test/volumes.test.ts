@@ -12,8 +12,7 @@ const example = fileURLToPath(new URL('../examples/volume.hcl', import.meta.url)
 
 let server: ServerProcess;
 let dir: string;
-const run = (args: string[], options: { input?: string } = {}) =>
-  sked(args, { ...options, env: server.env });
+const run = (args: string[], options: { input?: string } = {}) => sked(args, { ...options, env: server.env });
 
 beforeAll(async () => {
   server = await startServer([]);
@@ -132,7 +131,11 @@ describe('volume (HCL)', () => {
   });
 
   const bad: [string, string, RegExp | string][] = [
-    ['bad syntax', 'id = "x1"\ntype = "csi"\nplugin_id = \n', 'stdin is not valid HCL: stdin:3,13-4,1: Invalid expression; Expected the start of an expression'],
+    [
+      'bad syntax',
+      'id = "x1"\ntype = "csi"\nplugin_id = \n',
+      'stdin is not valid HCL: stdin:3,13-4,1: Invalid expression; Expected the start of an expression',
+    ],
     [
       'an unknown block',
       'id = "x2"\ntype = "csi"\n\ntelemetry {\n  x = 1\n}\n',
@@ -143,7 +146,11 @@ describe('volume (HCL)', () => {
       'id = "x3"\ntype = "csi"\nmount_options {\n  fs_type = "ext4"\n  flags = []\n}\n',
       'Error: stdin:5: mount_options.flags is not a known attribute of mount_options: the known ones are fs_type, mount_flags.',
     ],
-    ['a wrong type', 'id = "x4"\ntype = "csi"\nplugin_id = 7\n', 'Error: stdin:3: plugin_id must be a string, got a number.'],
+    [
+      'a wrong type',
+      'id = "x4"\ntype = "csi"\nplugin_id = 7\n',
+      'Error: stdin:3: plugin_id must be a string, got a number.',
+    ],
     [
       'type = "host"',
       'id = "x5"\ntype = "host"\n',
@@ -176,6 +183,11 @@ describe('volume (HCL)', () => {
       'a secret that is not a string',
       'id = "x12"\ntype = "csi"\nsecrets {\n  token = ["hunter2"]\n}\n',
       'Error: stdin:4: secrets.token must be a string, got a list.',
+    ],
+    [
+      'nesting deep enough to overflow the parser',
+      `id = "x13"\ntype = "csi"\nx = ${'['.repeat(20_000)}${']'.repeat(20_000)}\n`,
+      'Error: The HCL parser failed on stdin: Maximum call stack size exceeded (is the file nested very deeply?)',
     ],
   ];
   it.concurrent.each(bad)('refuses %s precisely and registers nothing', async (_, input, message) => {

@@ -136,10 +136,7 @@ export function volumeCommand(): Command {
         .description(
           'Register CSI volumes from an HCL volume specification or a JSON file (a volume, {"Volume": ...} or {"Volumes": [...]})',
         )
-        .argument(
-          '<file>',
-          'HCL (.hcl, .volume, or not starting with {) or JSON file; - reads stdin',
-        )
+        .argument('<file>', 'HCL (.hcl, .volume, or not starting with {) or JSON file; - reads stdin')
         .addHelpText(
           'after',
           '\nExample:\n  $ sked volume register db-data.hcl\n  $ sked volume register - < db-data.json',
