@@ -50,7 +50,7 @@ class Reader {
     throw new CliError(`${where}: ${what}`, { hint: VOLUME_HCL_HINT });
   }
 
-  /** A string value (`secret`: the message never shows it). */
+  /** A string value; no message shows the value itself (it may be a secret). */
   string(value: unknown, place: HclPlace): string {
     if (typeof value !== 'string') this.fail(place, `must be a string, got ${kind(value)}.`);
     if (value.includes('${') || value.includes('%{'))
