@@ -1,5 +1,5 @@
 /**
- * HCL text for the CLI's own parsing: the reference HCL library (`@cdktf/hcl2json`, compiled to
+ * HCL text for the CLI's own parsing: `@sked/hcl` (the reference HCL library compiled to
  * WebAssembly) loaded only when a file needs it, the lines of the keys it names in errors, and
  * size strings.
  */
@@ -52,9 +52,16 @@ function outline(text: string): { depth: number; key: string | undefined }[] {
   return lines;
 }
 
+/** The outline of the last text asked about: an error names several places of one file. */
+let lastOutline: { text: string; lines: ReturnType<typeof outline> } | undefined;
+function outlineOf(text: string): ReturnType<typeof outline> {
+  if (lastOutline?.text !== text) lastOutline = { text, lines: outline(text) };
+  return lastOutline.lines;
+}
+
 /** The 1-based line of `place` in `text`: the deepest of its keys found, or undefined. */
 export function lineOf(text: string, place: HclPlace): number | undefined {
-  const lines = outline(text);
+  const lines = outlineOf(text);
   let from = 0;
   let depth = 0;
   let found: number | undefined;
@@ -82,29 +89,23 @@ export function lineOf(text: string, place: HclPlace): number | undefined {
   return found === undefined ? undefined : found + 1;
 }
 
-type HclParse = (name: string, text: string) => Promise<unknown>;
-
 /**
  * Parses HCL text into hcl2json's JSON form (blocks become arrays of objects, expressions `${...}`
- * strings). A syntax error is a CliError with the parser's position (`name:line,column-column`).
+ * strings) with `@sked/hcl`, as the server parses job files. A syntax error is a CliError with the
+ * parser's position (`name:line,column-column`); text nested too deeply, one with its line.
  */
 export async function parseHclText(text: string, name: string, hint: string): Promise<unknown> {
   // Loaded here only: the WebAssembly parser takes a while to load and only HCL files need it.
-  const mod = (await import('@cdktf/hcl2json')) as { parse?: HclParse; default?: { parse: HclParse } };
-  const parse = mod.parse ?? mod.default?.parse;
-  if (parse === undefined) throw new Error('@cdktf/hcl2json exports no parse function');
+  const { HclError, parseHcl } = await import('@sked/hcl');
   try {
-    return await parse(name, text);
+    return await parseHcl(name, text);
   } catch (error) {
-    const raw = error instanceof Error ? error.message : String(error);
-    if (raw.startsWith('parse config:')) {
-      const diagnostic = raw.replace(/^parse config: \[/, '').replace(/\]$/, '');
-      throw new CliError(`${name} is not valid HCL: ${diagnostic}`, { hint, cause: error });
-    }
-    throw new CliError(`The HCL parser failed on ${name}: ${raw} (is the file nested very deeply?)`, {
-      hint,
-      cause: error,
-    });
+    if (!HclError.is(error)) throw error;
+    const message =
+      error.kind === 'parser'
+        ? `${error.message} (on ${name})`
+        : `${name} is not valid HCL: ${error.message}`;
+    throw new CliError(message, { hint, cause: error });
   }
 }
 

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 
-import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
 import { ClusterError } from '../errors.js';
-import { hclNesting } from './nesting.js';
 import type { Job } from '../types.js';
 import { parseJobHcl, type ParseJobInput } from './parse-job.js';
 
@@ -250,12 +248,6 @@ describe('hostile input', () => {
     expect(job.ID).toBe('web');
   });
 
-  it('counts nesting outside strings and comments, interpolations included', () => {
-    expect(hclNesting('a = "((((("\n# {{{{\nb = [1]\n').depth).toBe(1);
-    expect(hclNesting('job "x" {\n  a = "${var.x}"\n}\n')).toEqual({ depth: 2, line: 2 });
-    expect(hclNesting(web).depth).toBeLessThan(10);
-  });
-
   it('converts unknown blocks like the known ones', async () => {
     const job = await parseJobHcl(
       { hcl: 'job "x" {\n  telemetry {\n    policies = ["a"]\n    change_mode = "restart"\n  }\n}\n' },
@@ -266,17 +258,6 @@ describe('hostile input', () => {
       ChangeMode: 'restart',
     });
   });
-});
-
-describe('properties', () => {
-  test.prop([fc.string({ maxLength: 300 })])(
-    'hclNesting never throws and never reports a negative depth',
-    (text) => {
-      const n = hclNesting(text);
-      expect(n.depth).toBeGreaterThanOrEqual(0);
-      expect(n.line).toBeGreaterThanOrEqual(1);
-    },
-  );
 });
 
 describe('parseJobHcl spreads and affinities', () => {

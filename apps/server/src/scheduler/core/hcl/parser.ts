@@ -1,47 +1,18 @@
-import { createRequire } from 'node:module';
+import { HclError, parseHcl as parseHclText } from '@sked/hcl';
 
 import { badRequest } from '../errors.js';
-import { isObj, type Json, type Obj } from './json.js';
-import { hclNesting, MAX_HCL_NESTING } from './nesting.js';
+import type { Json, Obj } from './json.js';
 
-type HclParse = (name: string, text: string) => Promise<unknown>;
-const require = createRequire(import.meta.url);
-let hclParse: HclParse | undefined;
-
-/** Loads (or reloads, after the WebAssembly runtime died) the HCL parser. */
-function parser(fresh = false): HclParse {
-  if (fresh || !hclParse) {
-    if (fresh) {
-      for (const key of Object.keys(require.cache))
-        if (key.includes('@cdktf/hcl2json')) delete require.cache[key];
-    }
-    const mod = require('@cdktf/hcl2json') as { parse: HclParse };
-    hclParse = mod.parse;
-  }
-  return hclParse;
-}
-
-/** Parses HCL2 text into its JSON form; bad HCL is a 400 with the parser's position. */
+/** Parses HCL2 text into its JSON form; bad or too deeply nested HCL is a 400 with its position. */
 export async function parseHcl(name: string, text: string): Promise<Obj> {
-  const nesting = hclNesting(text);
-  if (nesting.depth > MAX_HCL_NESTING)
-    throw badRequest(
-      `Failed to parse ${name}: line ${nesting.line} is nested ${nesting.depth} levels deep; at most ${MAX_HCL_NESTING} are accepted.`,
-    );
-  let result: unknown;
   try {
-    result = await parser()(name, text);
+    return (await parseHclText(name, text)) as Obj;
   } catch (error) {
-    const raw = error instanceof Error ? error.message : String(error);
-    if (!raw.startsWith('parse config:')) {
-      // Not a diagnostic of the file: the parser itself failed; start a fresh one for the next call.
-      parser(true);
-      throw new Error(`The HCL parser failed: ${raw}`, { cause: error });
-    }
-    const message = raw.replace(/^parse config: \[/, '').replace(/\]$/, '');
-    throw badRequest(`Failed to parse ${name}: ${message}`);
+    // The parser failing (not the file) stays a 500.
+    if (HclError.is(error) && error.kind !== 'parser')
+      throw badRequest(`Failed to parse ${name}: ${error.message}`);
+    throw error;
   }
-  return isObj(result) ? result : {};
 }
 
 /** A variable flag's text as the declared default's type (number, bool) when it reads as one. */

@@ -1,0 +1,86 @@
+/**
+ * HCL2 text to the JSON form of the reference HCL library (`@cdktf/hcl2json`, compiled to
+ * WebAssembly): blocks become arrays of objects, expressions `${...}` strings. The parser is loaded
+ * on the first call only, and loaded afresh after its runtime failed.
+ */
+import { createRequire } from 'node:module';
+
+import { hclNesting, MAX_HCL_NESTING } from './nesting.js';
+
+type HclParse = (name: string, text: string) => Promise<unknown>;
+const require = createRequire(import.meta.url);
+let hclParse: HclParse | undefined;
+
+/** Loads (or reloads, after the WebAssembly runtime died) the HCL parser. */
+function parser(fresh = false): HclParse {
+  if (fresh || hclParse === undefined) {
+    if (fresh)
+      for (const key of Object.keys(require.cache))
+        if (key.includes('@cdktf/hcl2json')) delete require.cache[key];
+    hclParse = (require('@cdktf/hcl2json') as { parse: HclParse }).parse;
+  }
+  return hclParse;
+}
+
+/** Why {@link parseHcl} refused a text. */
+export type HclErrorKind =
+  /** The text is not HCL: `message` is the parser's diagnostic, with its position (`name:3,7-8: ...`). */
+  | 'syntax'
+  /** Nested deeper than {@link MAX_HCL_NESTING}: `line` is where, `message` says it. */
+  | 'nesting'
+  /** The parser itself failed (not the text's fault): the next call loads it afresh. */
+  | 'parser';
+
+/** A text {@link parseHcl} could not turn into JSON; `message` is a sentence without the caller's prefix. */
+export class HclError extends Error {
+  override readonly name = 'HclError';
+
+  constructor(
+    readonly kind: HclErrorKind,
+    message: string,
+    /** The 1-based line the error is on, when known. */
+    readonly line?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+
+  /** Whether `value` is an HclError (by its name: works across copies of this package). */
+  static is(value: unknown): value is HclError {
+    return value instanceof Error && value.name === 'HclError' && 'kind' in value;
+  }
+}
+
+/**
+ * Parses HCL2 `text` (named `name` in diagnostics) into its JSON form, an object (`{}` for a text
+ * of comments only). Text nested deeper than {@link MAX_HCL_NESTING} is refused before the parser
+ * sees it: the WebAssembly parser overflows its stack on thousands of levels and dies.
+ * @throws {@link HclError} of kind `syntax`, `nesting` or `parser`.
+ */
+export async function parseHcl(name: string, text: string): Promise<Record<string, unknown>> {
+  const nesting = hclNesting(text);
+  if (nesting.depth > MAX_HCL_NESTING)
+    throw new HclError(
+      'nesting',
+      `line ${nesting.line} is nested ${nesting.depth} levels deep; at most ${MAX_HCL_NESTING} are accepted.`,
+      nesting.line,
+    );
+  let result: unknown;
+  try {
+    result = await parser()(name, text);
+  } catch (error) {
+    const raw = error instanceof Error ? error.message : String(error);
+    if (!raw.startsWith('parse config:')) {
+      parser(true);
+      throw new HclError('parser', `The HCL parser failed: ${raw}`, undefined, { cause: error });
+    }
+    const diagnostic = raw.replace(/^parse config: \[/, '').replace(/\]$/, '');
+    const line = new RegExp(`^${escape(name)}:(\\d+),`).exec(diagnostic)?.[1];
+    throw new HclError('syntax', diagnostic, line === undefined ? undefined : Number(line), { cause: error });
+  }
+  return typeof result === 'object' && result !== null && !Array.isArray(result)
+    ? (result as Record<string, unknown>)
+    : {};
+}
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
