@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { setReadHeaders } from './blocking.js';
 import { HttpError } from './errors.js';
+import { describeJsonNesting, jsonNestingProblem } from './json-nesting.js';
 
 const gzip = promisify(gzipCallback);
 
@@ -103,6 +104,7 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   });
 
   acceptJsonBodies(app, 'Failed to parse the request body as JSON');
+  exactJsonContentType(app);
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -147,8 +149,23 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
 }
 
 /**
+ * Answers JSON with `Content-Type: application/json` exactly, as the real services do (fastify
+ * appends `; charset=utf-8` to a string payload's type; clients compare the string).
+ * @param app - A fastify instance.
+ */
+export function exactJsonContentType(app: FastifyInstance): void {
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (reply.getHeader('content-type') === 'application/json; charset=utf-8') {
+      reply.header('content-type', 'application/json');
+    }
+    done(null, payload);
+  });
+}
+
+/**
  * Parses every request body as JSON whatever its content type (an empty body is `undefined`); a
- * body that is not JSON is a 400 `<prefix>: <reason>`.
+ * body that is not JSON, or nested deeper than `MAX_JSON_NESTING`, is a 400 `<prefix>: <reason>`
+ * (the reason says where) and reaches no handler.
  * @param app - A fastify instance.
  * @param prefix - Start of the 400 message.
  */
@@ -158,6 +175,11 @@ export function acceptJsonBodies(app: FastifyInstance, prefix: string): void {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);
+      return;
+    }
+    const nesting = jsonNestingProblem(text);
+    if (nesting !== undefined) {
+      done(new HttpError(400, `${prefix}: ${describeJsonNesting(nesting)}`), undefined);
       return;
     }
     try {

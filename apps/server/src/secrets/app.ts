@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { acceptJsonBodies } from '../http/app.js';
+import { acceptJsonBodies, exactJsonContentType } from '../http/app.js';
 import { HttpError } from '../http/errors.js';
 import { LoginFailure } from './directory.js';
 import { acceptListVerb } from './list-verb.js';
@@ -65,6 +65,7 @@ export function createSecretsHttpApp(maxBody: number): FastifyInstance {
     },
   });
   acceptJsonBodies(app, 'failed to parse JSON input');
+  exactJsonContentType(app);
   app.setNotFoundHandler((_request, reply) => sendErrors(reply, 404, []));
   app.setErrorHandler((error: unknown, _request, reply) => {
     const { status, errors } = describeError(error, maxBody);

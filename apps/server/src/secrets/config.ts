@@ -14,6 +14,7 @@ import {
   decodeEnum,
   decodeList,
   decodeString,
+  withoutNullLists,
 } from './params.js';
 import { templateProblem } from './template.js';
 
@@ -77,6 +78,9 @@ export const DEFAULT_SETTINGS: LdapSettings = {
 
 /** Names of every configuration parameter, in the order of the spec. */
 export const CONFIG_PARAMETERS = Object.keys(DEFAULT_SETTINGS) as (keyof LdapSettings)[];
+
+/** The comma-list parameters (JSON `null` counts as not sent). */
+const LIST_PARAMETERS: readonly string[] = ['token_policies', 'token_bound_cidrs'];
 
 type Decoder = (name: string, value: unknown) => unknown;
 const text: Decoder = (name, value) => decodeString(name, value);
@@ -191,7 +195,7 @@ function checkTemplate(name: string, template: string, variables: readonly strin
  * @throws 400 naming the first bad or unknown parameter, or an inconsistent combination.
  */
 export function applyConfigWrite(current: LdapSettings, body: unknown): LdapSettings {
-  const params = bodyParameters(body, CONFIG_PARAMETERS);
+  const params = withoutNullLists(bodyParameters(body, CONFIG_PARAMETERS), LIST_PARAMETERS);
   const next: Record<string, unknown> = { ...current };
   for (const [name, value] of Object.entries(params)) {
     next[name] = DECODERS[name as keyof LdapSettings](name, value);
@@ -219,6 +223,7 @@ export function configView(settings: LdapSettings): Record<string, unknown> {
   return {
     ...settings,
     bindpass: '',
+    client_tls_key: '',
     token_policies: [...settings.token_policies],
     token_bound_cidrs: [...settings.token_bound_cidrs],
   };

@@ -5,7 +5,7 @@
 import type { LdapSettings } from './config.js';
 import { DEFAULT_SETTINGS, applyConfigWrite } from './config.js';
 import { authenticate } from './directory.js';
-import { bodyParameters, decodeList } from './params.js';
+import { bodyParameters, decodeList, withoutNullLists } from './params.js';
 import type { GroupRecord, SecretsStore, UserRecord } from './store.js';
 import { addressAllowed, issueToken } from './tokens.js';
 import type { TokenRecord } from './store.js';
@@ -86,13 +86,13 @@ export function createLdapMethod(
     list: (kind) => (kind === 'groups' ? store.groups : store.users).keys(),
     readGroup: (name) => store.groups.get(key(name)),
     writeGroup(name, body) {
-      const params = bodyParameters(body, ['policies']);
+      const params = withoutNullLists(bodyParameters(body, ['policies']), ['policies']);
       const policies = params['policies'] === undefined ? [] : decodeList('policies', params['policies']);
       store.groups.put(key(name), { policies: [...policies].sort() });
     },
     readUser: (name) => store.users.get(key(name)),
     writeUser(name, body) {
-      const params = bodyParameters(body, ['policies', 'groups']);
+      const params = withoutNullLists(bodyParameters(body, ['policies', 'groups']), ['policies', 'groups']);
       const policies = params['policies'] === undefined ? [] : decodeList('policies', params['policies']);
       const groups = params['groups'] === undefined ? [] : decodeList('groups', params['groups']);
       store.users.put(key(name), { policies: [...policies].sort(), groups });

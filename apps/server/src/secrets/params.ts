@@ -133,6 +133,26 @@ export function decodeList(name: string, value: unknown): string[] {
 }
 
 /**
+ * Drops the comma-list parameters sent as JSON `null`: the real service treats `null` as absent for
+ * its list fields (policies, groups, `token_policies`, `token_bound_cidrs`), so a write behaves as if
+ * they were not sent.
+ * @param params - The body's parameters.
+ * @param lists - Names of the list parameters of the endpoint.
+ * @returns The parameters without the `null` lists (a new null-prototype record).
+ */
+export function withoutNullLists(
+  params: Record<string, unknown>,
+  lists: readonly string[],
+): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) {
+    if (value === null && lists.includes(name)) continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
  * One of a fixed set of strings.
  * @param name - Parameter name.
  * @param value - The raw value.
