@@ -4,16 +4,42 @@
  * `bindpass` never reach a log).
  */
 import { createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { acceptJsonBodies, exactJsonContentType } from '../http/app.js';
 import { HttpError } from '../http/errors.js';
 import { LoginFailure } from './directory.js';
-import { acceptListVerb } from './list-verb.js';
+import { acceptListVerb, HEAD_TOO_LARGE_ANSWER } from './list-front.js';
+import { MAX_HEAD_BYTES } from './list-verb.js';
 import { LoginRefused } from './method.js';
 
-/** Largest accepted request line plus headers. */
-const MAX_HEADER_BYTES = 64 * 1024;
+/**
+ * Node's own limit of a request line plus headers: above the framer's (`MAX_HEAD_BYTES`, which
+ * counts every byte and answers 431 first), so that one count decides.
+ */
+const NODE_MAX_HEADER_BYTES = 2 * MAX_HEAD_BYTES;
+
+/**
+ * Answers a request Node could not parse: an over-long head with the real service's 431 bytes
+ * (as the framer does), anything else as fastify does by default.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    if (socket.writable) socket.write(HEAD_TOO_LARGE_ANSWER);
+  } else if (socket.writable) {
+    const [status, label, message] =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'Client Timeout']
+        : [400, 'Bad Request', 'Client Error'];
+    const body = `{"error":"${label}","message":"${message}","statusCode":${status}}`;
+    socket.write(
+      `HTTP/1.1 ${status} ${label}\r\nContent-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
 
 /**
  * Answers `{"errors": [...]}` with a status.
@@ -58,8 +84,9 @@ export function createSecretsHttpApp(maxBody: number): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    clientErrorHandler: answerClientError,
     serverFactory: (handler) => {
-      const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
+      const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, handler);
       acceptListVerb(server);
       return server;
     },

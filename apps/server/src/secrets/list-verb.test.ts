@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { fc, test } from '@fast-check/vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptListVerb, createListRewriter } from './list-verb.js';
+import { acceptListVerb } from './list-front.js';
+import { createListRewriter } from './list-verb.js';
 
 interface Req {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'LIST';

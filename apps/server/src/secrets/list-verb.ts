@@ -5,13 +5,18 @@
  * trailers) and rewrites each request line `LIST <target> HTTP/1.x` to
  * `GET <target>?list=true HTTP/1.x` (`&list=true` when the target has a query). Everything else
  * passes through byte for byte, so keep-alive, pipelining, bodies and chunked uploads are intact.
+ *
+ * The framer also marks where each request ends, so that the connection applies a request only
+ * after the previous one has been answered (see `list-front.ts`), and it refuses a request line
+ * plus headers longer than the limit as soon as the limit is passed, newline or not. It keeps at
+ * most one incomplete line (bounded by the limit) and copies each byte of it once: its work is
+ * linear in the bytes received, whatever their chunking.
+ *
  * When the framing cannot be followed (a malformed message), the framer stops rewriting and passes
  * the rest through untouched: Node's parser then answers the error as it would have.
  */
-import { Duplex } from 'node:stream';
-import type { Socket } from 'node:net';
-import type { Server } from 'node:http';
 
+/** Where a framer is in the request stream. */
 type State =
   | { kind: 'line' }
   | { kind: 'headers'; length: number; chunked: boolean; upgrade: boolean }
@@ -20,22 +25,43 @@ type State =
   | { kind: 'chunk-data'; remaining: number }
   | { kind: 'chunk-end' }
   | { kind: 'trailers' }
-  | { kind: 'passthrough' };
+  | { kind: 'passthrough' }
+  | { kind: 'refused' };
 
-/** Longest line the framer buffers before it gives up and passes bytes through. */
-const MAX_LINE = 2 * 1024 * 1024 + 1024;
+/** Default limit of a request line plus headers (and of a chunked body's trailers), in bytes. */
+export const MAX_HEAD_BYTES = 64 * 1024;
 
-const LIST_PREFIX = Buffer.from('LIST ');
+/**
+ * What the framer hands on: bytes for the HTTP parser, where a request ends, or the refusal of an
+ * over-long head (nothing more follows a refusal).
+ */
+export type FramerOutput =
+  | { readonly kind: 'bytes'; readonly bytes: Buffer }
+  | { readonly kind: 'end' }
+  | { readonly kind: 'too-large' };
+
+/** Options of {@link createListRewriter}. */
+export interface ListRewriterOptions {
+  /** Longest request line plus headers (or trailers). @defaultValue {@link MAX_HEAD_BYTES} */
+  readonly maxHeadBytes?: number;
+}
 
 /**
  * Rewrites `LIST` request lines in an HTTP/1.1 request byte stream, whatever the chunking of the
- * input. Feed it the bytes as they arrive; it returns the bytes to hand to the HTTP parser.
+ * input. Feed it the bytes as they arrive.
  */
 export interface ListRewriter {
   /**
    * Takes the next bytes of the stream.
    * @param chunk - Bytes as received.
-   * @returns The bytes to pass on (possibly empty while a line is incomplete).
+   * @returns The bytes to pass on (possibly empty while a line is incomplete), request ends and
+   *   the refusal of an over-long head, in stream order.
+   */
+  feed(chunk: Buffer): FramerOutput[];
+  /**
+   * Takes the next bytes and returns only the bytes to pass on (ends and refusals dropped).
+   * @param chunk - Bytes as received.
+   * @returns The bytes to pass on.
    */
   push(chunk: Buffer): Buffer;
   /**
@@ -44,6 +70,9 @@ export interface ListRewriter {
    */
   end(): Buffer;
 }
+
+const LIST_PREFIX = Buffer.from('LIST ');
+const HEAD_STATES: ReadonlySet<State['kind']> = new Set(['line', 'headers', 'trailers']);
 
 function rewriteRequestLine(line: Buffer): Buffer {
   if (line.length < LIST_PREFIX.length || !line.subarray(0, LIST_PREFIX.length).equals(LIST_PREFIX)) {
@@ -58,48 +87,54 @@ function rewriteRequestLine(line: Buffer): Buffer {
 }
 
 /**
+ * Notes a framing header of the head being read.
+ * @returns False when the framing cannot be followed (a malformed length or coding).
+ */
+function readHeader(state: State & { kind: 'headers' }, name: string, value: string): boolean {
+  if (name === 'content-length') {
+    if (!/^\d{1,15}$/.test(value)) return false;
+    state.length = Number(value);
+  } else if (name === 'transfer-encoding') {
+    if (value.toLowerCase().split(',').at(-1)?.trim() !== 'chunked') return false;
+    state.chunked = true;
+  } else if (name === 'upgrade') {
+    state.upgrade = true;
+  }
+  return true;
+}
+
+/**
  * Creates a {@link ListRewriter}.
+ * @param options - The head limit.
  * @returns A fresh rewriter for one connection.
  */
-export function createListRewriter(): ListRewriter {
+export function createListRewriter(options: ListRewriterOptions = {}): ListRewriter {
+  const maxHead = options.maxHeadBytes ?? MAX_HEAD_BYTES;
   let state: State = { kind: 'line' };
-  let pending: Buffer = Buffer.alloc(0);
+  /** The incomplete line: its pieces (each byte copied once, when the line completes). */
+  let pending: Buffer[] = [];
+  let pendingLength = 0;
+  /** Bytes of the current head (request line and headers, or trailers) already handed on. */
+  let headBytes = 0;
+
+  /** Bytes of the current head so far (none before a request line). */
+  const used = (): number => (state.kind === 'line' ? 0 : headBytes);
 
   /** Handles one complete line (with its line ending) in a line-oriented state. */
-  function onLine(line: Buffer): Buffer {
+  function onLine(line: Buffer, out: FramerOutput[]): Buffer {
     const text = line.toString('latin1').replace(/\r?\n$/, '');
     switch (state.kind) {
       case 'line':
         // Empty lines before a request line are tolerated by HTTP parsers (RFC 9112 §2.2).
         if (text === '') return line;
         state = { kind: 'headers', length: 0, chunked: false, upgrade: false };
-        return rewriteRequestLine(line);
-      case 'headers': {
-        if (text === '') {
-          if (state.upgrade) state = { kind: 'passthrough' };
-          else if (state.chunked) state = { kind: 'chunk-size' };
-          else if (state.length > 0) state = { kind: 'body', remaining: state.length };
-          else state = { kind: 'line' };
-          return line;
-        }
-        const colon = text.indexOf(':');
-        if (colon <= 0) {
-          state = { kind: 'passthrough' };
-          return line;
-        }
-        const name = text.slice(0, colon).trim().toLowerCase();
-        const value = text.slice(colon + 1).trim();
-        if (name === 'content-length') {
-          if (!/^\d{1,15}$/.test(value)) state = { kind: 'passthrough' };
-          else state.length = Number(value);
-        } else if (name === 'transfer-encoding') {
-          if (value.toLowerCase().split(',').at(-1)?.trim() === 'chunked') state.chunked = true;
-          else state = { kind: 'passthrough' };
-        } else if (name === 'upgrade') {
-          state.upgrade = true;
-        }
+        // Counted as rewritten, so that Node's parser (same limit) never overflows first.
+        line = rewriteRequestLine(line);
+        headBytes = line.length;
         return line;
-      }
+      case 'headers':
+        headBytes += line.length;
+        return onHeaderLine(text, line, out);
       case 'chunk-size': {
         const size = /^([0-9a-fA-F]{1,12})(;.*)?$/.exec(text);
         if (size === null) {
@@ -108,162 +143,125 @@ export function createListRewriter(): ListRewriter {
         }
         const bytes = Number.parseInt(size[1] ?? '0', 16);
         state = bytes === 0 ? { kind: 'trailers' } : { kind: 'chunk-data', remaining: bytes };
+        headBytes = 0;
         return line;
       }
       case 'chunk-end':
         state = text === '' ? { kind: 'chunk-size' } : { kind: 'passthrough' };
         return line;
       case 'trailers':
-        if (text === '') state = { kind: 'line' };
+        headBytes += line.length;
+        if (text === '') {
+          state = { kind: 'line' };
+          out.push({ kind: 'bytes', bytes: line }, { kind: 'end' });
+          return Buffer.alloc(0);
+        }
         return line;
       default:
         return line;
     }
   }
 
-  function push(chunk: Buffer): Buffer {
-    const out: Buffer[] = [];
-    let input = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    pending = Buffer.alloc(0);
+  function onHeaderLine(text: string, line: Buffer, out: FramerOutput[]): Buffer {
+    if (state.kind !== 'headers') return line;
+    if (text === '') {
+      if (state.upgrade) state = { kind: 'passthrough' };
+      else if (state.chunked) state = { kind: 'chunk-size' };
+      else if (state.length > 0) state = { kind: 'body', remaining: state.length };
+      else {
+        state = { kind: 'line' };
+        out.push({ kind: 'bytes', bytes: line }, { kind: 'end' });
+        return Buffer.alloc(0);
+      }
+      return line;
+    }
+    const colon = text.indexOf(':');
+    if (colon <= 0) {
+      state = { kind: 'passthrough' };
+      return line;
+    }
+    if (!readHeader(state, text.slice(0, colon).trim().toLowerCase(), text.slice(colon + 1).trim())) {
+      state = { kind: 'passthrough' };
+    }
+    return line;
+  }
+
+  /** Keeps an incomplete line, or refuses it (or gives up framing) once it is over the limit. */
+  function hold(piece: Buffer, out: FramerOutput[]): void {
+    pending.push(piece);
+    pendingLength += piece.length;
+    const limit = HEAD_STATES.has(state.kind) ? maxHead - used() : maxHead;
+    if (pendingLength <= limit) return;
+    if (HEAD_STATES.has(state.kind)) {
+      state = { kind: 'refused' };
+      out.push({ kind: 'too-large' });
+    } else {
+      // An endless chunk-size line: Node's parser judges it.
+      state = { kind: 'passthrough' };
+      out.push({ kind: 'bytes', bytes: Buffer.concat(pending, pendingLength) });
+    }
+    pending = [];
+    pendingLength = 0;
+  }
+
+  function feed(chunk: Buffer): FramerOutput[] {
+    const out: FramerOutput[] = [];
+    const emit = (bytes: Buffer): void => {
+      if (bytes.length > 0) out.push({ kind: 'bytes', bytes });
+    };
+    let input = chunk;
     while (input.length > 0) {
+      if (state.kind === 'refused') break;
       if (state.kind === 'passthrough') {
-        out.push(input);
+        emit(input);
         break;
       }
       if (state.kind === 'body' || state.kind === 'chunk-data') {
         const take = Math.min(state.remaining, input.length);
-        out.push(input.subarray(0, take));
+        emit(input.subarray(0, take));
         input = input.subarray(take);
         state.remaining -= take;
-        if (state.remaining === 0) state = state.kind === 'body' ? { kind: 'line' } : { kind: 'chunk-end' };
+        if (state.remaining === 0) {
+          if (state.kind === 'body') {
+            state = { kind: 'line' };
+            out.push({ kind: 'end' });
+          } else state = { kind: 'chunk-end' };
+        }
         continue;
       }
       const newline = input.indexOf(0x0a);
       if (newline === -1) {
-        if (input.length > MAX_LINE) {
-          state = { kind: 'passthrough' };
-          out.push(input);
-        } else {
-          pending = Buffer.from(input);
-        }
+        hold(input, out);
         break;
       }
-      out.push(onLine(input.subarray(0, newline + 1)));
+      const tail = input.subarray(0, newline + 1);
       input = input.subarray(newline + 1);
+      const line =
+        pendingLength === 0 ? tail : Buffer.concat([...pending, tail], pendingLength + tail.length);
+      pending = [];
+      pendingLength = 0;
+      if (HEAD_STATES.has(state.kind) && used() + line.length > maxHead) {
+        state = { kind: 'refused' };
+        out.push({ kind: 'too-large' });
+        break;
+      }
+      emit(onLine(line, out));
     }
-    return out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out);
+    return out;
   }
 
   return {
-    push,
+    feed,
+    push(chunk) {
+      const bytes: Buffer[] = [];
+      for (const item of feed(chunk)) if (item.kind === 'bytes') bytes.push(item.bytes);
+      return bytes.length === 1 ? (bytes[0] as Buffer) : Buffer.concat(bytes);
+    },
     end() {
-      const rest = pending;
-      pending = Buffer.alloc(0);
+      const rest = Buffer.concat(pending, pendingLength);
+      pending = [];
+      pendingLength = 0;
       return rest;
     },
   };
-}
-
-/**
- * A duplex stream in front of a socket: reads come through a {@link ListRewriter}, writes go to
- * the socket unchanged. It carries the socket's addresses, timeouts and keep-alive settings, so
- * Node's HTTP server treats it as the socket.
- */
-class ListFront extends Duplex {
-  readonly #socket: Socket;
-  readonly #rewriter = createListRewriter();
-
-  constructor(socket: Socket) {
-    super({ allowHalfOpen: true });
-    this.#socket = socket;
-    socket.on('data', (chunk: Buffer) => {
-      const out = this.#rewriter.push(chunk);
-      if (out.length > 0 && !this.push(out)) socket.pause();
-    });
-    socket.on('end', () => {
-      const rest = this.#rewriter.end();
-      if (rest.length > 0) this.push(rest);
-      this.push(null);
-    });
-    socket.on('timeout', () => this.emit('timeout'));
-    socket.on('error', (error) => this.destroy(error));
-    socket.on('close', () => {
-      if (!this.destroyed) this.destroy();
-    });
-    socket.on('drain', () => this.emit('drain'));
-  }
-
-  get remoteAddress(): string | undefined {
-    return this.#socket.remoteAddress;
-  }
-  get remotePort(): number | undefined {
-    return this.#socket.remotePort;
-  }
-  get remoteFamily(): string | undefined {
-    return this.#socket.remoteFamily;
-  }
-  get localAddress(): string | undefined {
-    return this.#socket.localAddress;
-  }
-  get localPort(): number | undefined {
-    return this.#socket.localPort;
-  }
-  get bytesWritten(): number {
-    return this.#socket.bytesWritten;
-  }
-
-  setTimeout(ms: number, callback?: () => void): this {
-    this.#socket.setTimeout(ms);
-    if (callback !== undefined) this.once('timeout', callback);
-    return this;
-  }
-  setNoDelay(noDelay?: boolean): this {
-    this.#socket.setNoDelay(noDelay);
-    return this;
-  }
-  setKeepAlive(enable?: boolean, delay?: number): this {
-    this.#socket.setKeepAlive(enable, delay);
-    return this;
-  }
-  destroySoon(): void {
-    this.end();
-  }
-
-  override _read(): void {
-    this.#socket.resume();
-  }
-  override _write(chunk: Buffer, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.#socket.write(chunk, encoding, callback);
-  }
-  override _writev(
-    chunks: { chunk: Buffer; encoding: BufferEncoding }[],
-    callback: (error?: Error | null) => void,
-  ): void {
-    this.#socket.cork();
-    for (const { chunk, encoding } of chunks) this.#socket.write(chunk, encoding);
-    this.#socket.uncork();
-    // written in order: the last write's completion stands for all of them
-    this.#socket.write(Buffer.alloc(0), callback);
-  }
-  override _final(callback: (error?: Error | null) => void): void {
-    this.#socket.end(() => callback());
-  }
-  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
-    this.#socket.destroy(error ?? undefined);
-    callback(error);
-  }
-}
-
-/**
- * Puts a {@link ListRewriter} in front of every connection an HTTP server accepts, by wrapping the
- * socket before Node's own connection handler sees it.
- * @param server - An HTTP server (before it listens).
- */
-export function acceptListVerb(server: Server): void {
-  const handlers = server.listeners('connection') as ((socket: Duplex) => void)[];
-  server.removeAllListeners('connection');
-  server.on('connection', (socket: Socket) => {
-    const front = new ListFront(socket);
-    for (const handler of handlers) handler.call(server, front);
-  });
 }
