@@ -14,6 +14,7 @@ import {
   decodeEnum,
   decodeList,
   decodeString,
+  TIMER_DURATION,
   withoutNullLists,
 } from './params.js';
 import { templateProblem } from './template.js';
@@ -107,7 +108,7 @@ const DECODERS: Record<keyof LdapSettings, Decoder> = {
   },
   case_sensitive_names: decodeBool,
   request_timeout: (name, value) => {
-    const seconds = decodeDuration(name, value);
+    const seconds = decodeDuration(name, value, TIMER_DURATION);
     if (seconds === 0) throw badRequest('invalid value for "request_timeout": it must be at least 1 second');
     return seconds;
   },

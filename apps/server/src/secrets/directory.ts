@@ -46,6 +46,60 @@ function describe(error: unknown): string {
   return error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
 }
 
+/** Longest delay a Node timer holds (2^31-1 ms); a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * A delay in milliseconds for a timer: `seconds` as milliseconds, never more than a timer holds.
+ * @param seconds - The duration.
+ * @returns Milliseconds, at most {@link MAX_TIMER_MS}.
+ */
+export function timerMs(seconds: number): number {
+  return Math.min(Math.max(0, seconds) * 1000, MAX_TIMER_MS);
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(3).replace(/0+$/, '')}s`;
+}
+
+/** A URL that could not be used (no connection, no answer in its share of the time): try the next. */
+class Unreachable extends Error {
+  override readonly name = 'Unreachable' as const;
+}
+
+/**
+ * The connections of one attempt on one URL. Closing it ends every one of them and destroys any
+ * socket opened later (a step still running after its deadline), so no connection outlives it.
+ */
+class Connections {
+  readonly #sockets = new Set<Socket | TLSSocket>();
+  readonly #clients: Client[] = [];
+  #closed = false;
+
+  /** Keeps a socket (destroyed at once when the attempt is over). */
+  add(socket: Socket | TLSSocket): void {
+    if (this.#closed) {
+      socket.destroy();
+      throw new Unreachable('the login is over');
+    }
+    this.#sockets.add(socket);
+    socket.once('close', () => this.#sockets.delete(socket));
+  }
+
+  /** Keeps a client, to unbind it at the end. */
+  track(client: Client): void {
+    this.#clients.push(client);
+  }
+
+  /** Unbinds every client (the request is written, not awaited) and destroys every socket. */
+  close(): void {
+    this.#closed = true;
+    for (const client of this.#clients) void client.unbind().catch(() => undefined);
+    for (const socket of this.#sockets) socket.destroy();
+    this.#sockets.clear();
+  }
+}
+
 /** Opens the TCP (or TLS) connection ourselves, so that a dead URL is skipped before any bind. */
 function openSocket(
   url: URL,
@@ -53,15 +107,17 @@ function openSocket(
   port: number,
   settings: LdapSettings,
   ms: number,
+  connections: Connections,
 ): Promise<Socket | TLSSocket> {
   return new Promise((resolve, reject) => {
     const secure = url.protocol === 'ldaps:';
     const socket = secure
       ? tlsConnect({ host, port, ...tlsOptions(settings, host) })
       : netConnect({ host, port });
+    connections.add(socket);
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`no answer within ${settings.request_timeout}s`));
+      reject(new Unreachable(`no answer within ${formatMs(ms)}`));
     }, ms);
     socket.once(secure ? 'secureConnect' : 'connect', () => {
       clearTimeout(timer);
@@ -71,40 +127,47 @@ function openSocket(
     socket.once('error', (error) => {
       clearTimeout(timer);
       socket.destroy();
-      reject(error);
+      reject(new Unreachable(describe(error)));
     });
   });
 }
 
-/** A connection to the first URL that answers (after StartTLS when configured). */
-async function dial(settings: LdapSettings, track: (client: Client) => void): Promise<Client> {
-  const ms = settings.request_timeout * 1000;
-  const errors: string[] = [];
-  for (const raw of settings.url.split(',')) {
-    const url = new URL(raw.trim());
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    const secure = url.protocol === 'ldaps:';
-    const port = url.port === '' ? (secure ? 636 : 389) : Number(url.port);
-    let client: Client | undefined;
+/** A connection to one URL (after StartTLS when configured). */
+async function dial(
+  settings: LdapSettings,
+  raw: string,
+  ms: number,
+  connections: Connections,
+): Promise<Client> {
+  const url = new URL(raw);
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const secure = url.protocol === 'ldaps:';
+  const port = url.port === '' ? (secure ? 636 : 389) : Number(url.port);
+  const socket = await openSocket(url, host, port, settings, ms, connections);
+  // ldapts reconnects by itself when its socket is gone: it gets this socket once, never another.
+  let handed = false;
+  const only = (() => {
+    if (handed) throw new Unreachable('connection closed');
+    handed = true;
+    return socket;
+  }) as unknown as typeof netConnect;
+  const client = new Client({
+    url: `${url.protocol}//${url.host}`,
+    timeout: ms,
+    connectTimeout: ms,
+    strictDN: false,
+    createConnection: only,
+    createSecureConnection: (secure ? only : tlsConnect) as typeof tlsConnect,
+  });
+  connections.track(client);
+  if (settings.starttls && !secure) {
     try {
-      const socket = await openSocket(url, host, port, settings, ms);
-      client = new Client({
-        url: `${url.protocol}//${url.host}`,
-        timeout: ms,
-        connectTimeout: ms,
-        strictDN: false,
-        createConnection: (() => socket) as unknown as typeof netConnect,
-        createSecureConnection: (secure ? () => socket : tlsConnect) as typeof tlsConnect,
-      });
-      track(client);
-      if (settings.starttls && !secure) await client.startTLS(tlsOptions(settings, host));
-      return client;
+      await client.startTLS(tlsOptions(settings, host));
     } catch (error) {
-      if (client !== undefined) void client.unbind().catch(() => undefined);
-      errors.push(`error connecting to host ${JSON.stringify(raw.trim())}: ${describe(error)}`);
+      throw new Unreachable(describe(error));
     }
   }
-  throw new LoginFailure(errors.join('; '));
+  return client;
 }
 
 function attributeValues(entry: Entry, attribute: string): string[] {
@@ -224,8 +287,67 @@ async function searchGroups(
   return [...names];
 }
 
+/** The login on one URL: find the user's DN, bind as the user, search the groups. */
+async function loginOn(
+  settings: LdapSettings,
+  raw: string,
+  ms: number,
+  connections: Connections,
+  username: string,
+  password: string,
+): Promise<DirectoryLogin> {
+  const client = await dial(settings, raw, ms, connections);
+  const bindDn = await userBindDn(client, settings, username);
+  const service = settings.binddn !== '' && settings.bindpass !== '';
+  const bindUser = async (): Promise<void> => {
+    try {
+      await client.bind(bindDn, password);
+    } catch {
+      throw new LoginFailure(BIND_FAILED);
+    }
+  };
+  const lookups = async (searcher: Client): Promise<DirectoryLogin> => {
+    const userDn = await userDnAfterBind(searcher, settings, bindDn, username);
+    const groupClient = settings.anonymous_group_search
+      ? await dial(settings, raw, ms, connections)
+      : searcher;
+    return { userDn, groups: await searchGroups(groupClient, settings, userDn, username) };
+  };
+  if (service) {
+    // The connection is bound as binddn already (the user search): the real method binds as the
+    // user, binds back as binddn and searches. Searching first and binding as the user last
+    // sends the same searches with the same credentials and saves a bind; the answer is only
+    // used when the user's bind succeeds.
+    const found = await lookups(client);
+    await bindUser();
+    return found;
+  }
+  await bindUser();
+  return lookups(client);
+}
+
+/** Runs a login on one URL within `ms`; past it, the attempt is {@link Unreachable}. */
+async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  // After the deadline the work may still fail on its own (its sockets are destroyed): ignored.
+  work.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Unreachable(`did not answer within ${formatMs(ms)}`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
- * Authenticates a user against the configured directory.
+ * Authenticates a user against the configured directory. The URLs are tried in order within
+ * `request_timeout`, each getting an equal share of what is left, so that a server that accepts
+ * connections and never answers does not use up the time of the next one. A URL is left for the
+ * next when it cannot be reached or does not answer within its share; an answer (wrong password,
+ * a failed search) is final. Every connection a URL's attempt opened is closed when the attempt
+ * ends, whatever the outcome, and a step still running after it opens none.
  * @param settings - The LDAP configuration.
  * @param username - The username from the login path (case preserved).
  * @param password - The password from the body.
@@ -241,50 +363,27 @@ export async function authenticate(
   if (settings.deny_null_bind && password === '') {
     throw new LoginFailure('password cannot be of zero length when passwordless binds are being denied');
   }
-  const clients: Client[] = [];
-  const track = (client: Client): void => void clients.push(client);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new LoginFailure(`the directory did not answer within ${settings.request_timeout}s`)),
-      settings.request_timeout * 1000,
-    );
-  });
-  const flow = async (): Promise<DirectoryLogin> => {
-    const client = await dial(settings, track);
-    const bindDn = await userBindDn(client, settings, username);
-    const service = settings.binddn !== '' && settings.bindpass !== '';
-    const bindUser = async (): Promise<void> => {
-      try {
-        await client.bind(bindDn, password);
-      } catch {
-        throw new LoginFailure(BIND_FAILED);
-      }
-    };
-    const lookups = async (searcher: Client): Promise<DirectoryLogin> => {
-      const userDn = await userDnAfterBind(searcher, settings, bindDn, username);
-      const groupClient = settings.anonymous_group_search ? await dial(settings, track) : searcher;
-      return { userDn, groups: await searchGroups(groupClient, settings, userDn, username) };
-    };
-    if (service) {
-      // The connection is bound as binddn already (the user search): the real method binds as the
-      // user, binds back as binddn and searches. Searching first and binding as the user last
-      // sends the same searches with the same credentials and saves a bind; the answer is only
-      // used when the user's bind succeeds.
-      const found = await lookups(client);
-      await bindUser();
-      return found;
+  const deadline = Date.now() + timerMs(settings.request_timeout);
+  const urls = settings.url.split(',').map((u) => u.trim());
+  const errors: string[] = [];
+  for (const [index, raw] of urls.entries()) {
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      errors.push(
+        `host ${JSON.stringify(raw)} not tried: request_timeout of ${settings.request_timeout}s used up`,
+      );
+      continue;
     }
-    await bindUser();
-    return lookups(client);
-  };
-  const running = flow();
-  // After the deadline the flow may still fail on its own: that is no longer anyone's business.
-  running.catch(() => undefined);
-  try {
-    return await Promise.race([running, deadline]);
-  } finally {
-    clearTimeout(timer);
-    for (const client of clients) void client.unbind().catch(() => undefined);
+    const share = Math.max(1, Math.floor(left / (urls.length - index)));
+    const connections = new Connections();
+    try {
+      return await within(share, loginOn(settings, raw, share, connections, username, password));
+    } catch (error) {
+      if (!(error instanceof Unreachable)) throw error;
+      errors.push(`error connecting to host ${JSON.stringify(raw)}: ${error.message}`);
+    } finally {
+      connections.close();
+    }
   }
+  throw new LoginFailure(errors.join('; '));
 }

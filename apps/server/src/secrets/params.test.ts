@@ -1,7 +1,8 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, applyConfigWrite, configView, CONFIG_PARAMETERS } from './config.js';
-import { decodeBool, decodeCidrs, decodeDuration, decodeList } from './params.js';
+import { MAX_TIMER_MS, timerMs } from './directory.js';
+import { decodeBool, decodeCidrs, decodeDuration, decodeList, TIMER_DURATION } from './params.js';
 
 describe('decoders', () => {
   it.each([
@@ -18,7 +19,7 @@ describe('decoders', () => {
     expect(decodeDuration('token_ttl', value)).toBe(seconds);
   });
 
-  it.each([[-1], [1.5], ['abc'], ['1x'], [true], [{}], [[]], ['99999999999999h']])(
+  it.each([[-1], [1.5], ['abc'], ['1x'], [true], [{}], [[]], [null]])(
     'decodeDuration refuses %j',
     (value) => {
       expect(() => decodeDuration('token_ttl', value)).toThrow(
@@ -26,6 +27,45 @@ describe('decoders', () => {
       );
     },
   );
+
+  it('refuses a duration over its limit naming the parameter and the limit', () => {
+    expect(() => decodeDuration('request_timeout', '25d', TIMER_DURATION)).toThrow(
+      'invalid value for "request_timeout": at most 2147483 seconds (the longest a timer can wait, 2^31-1 ms), got "25d"',
+    );
+    expect(() => decodeDuration('request_timeout', 2_147_484, TIMER_DURATION)).toThrow(
+      /at most 2147483 seconds/,
+    );
+    expect(decodeDuration('request_timeout', 2_147_483, TIMER_DURATION)).toBe(2_147_483);
+    expect(decodeDuration('request_timeout', '596h31m23s', TIMER_DURATION)).toBe(2_147_483);
+    expect(() => decodeDuration('token_ttl', '99999999999999h')).toThrow(
+      'invalid value for "token_ttl": at most 3153600000 seconds (100 years), got "99999999999999h"',
+    );
+  });
+
+  test.prop([
+    fc.oneof(
+      fc.nat(),
+      fc.nat().map(String),
+      fc.tuple(fc.nat(), fc.constantFrom('s', 'm', 'h', 'd', 'ms')).map(([n, u]) => `${n}${u}`),
+    ),
+  ])('a duration accepted for a timer is one a timer holds', (value) => {
+    let seconds: number | undefined;
+    try {
+      seconds = decodeDuration('request_timeout', value, TIMER_DURATION);
+    } catch (error) {
+      expect((error as Error).message).toMatch(
+        /^invalid value for "request_timeout": at most 2147483 seconds/,
+      );
+      return;
+    }
+    expect(seconds * 1000).toBeLessThanOrEqual(MAX_TIMER_MS);
+    expect(timerMs(seconds)).toBe(seconds * 1000);
+  });
+
+  it('timerMs never hands a timer more than it holds (a stored value from before the limit)', () => {
+    expect(timerMs(25 * 86_400)).toBe(MAX_TIMER_MS);
+    expect(timerMs(90)).toBe(90_000);
+  });
 
   it('decodes booleans the way the service does', () => {
     expect(decodeBool('starttls', 'true')).toBe(true);

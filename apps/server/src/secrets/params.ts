@@ -69,42 +69,63 @@ const UNIT_SECONDS: Record<string, number> = {
   h: 3600,
   d: 86_400,
 };
-/** Longest accepted duration: 100 years. */
-const MAX_SECONDS = 100 * 365 * 86_400;
+/** The longest a duration may be, and why (for the 400). */
+export interface DurationLimit {
+  /** Longest accepted, in seconds. */
+  readonly seconds: number;
+  /** What the limit is, for the message. */
+  readonly reason: string;
+}
+
+/** Durations kept as numbers (token lifetimes): 100 years. */
+export const STORED_DURATION: DurationLimit = { seconds: 100 * 365 * 86_400, reason: '100 years' };
+
+/**
+ * Durations a timer waits for (`request_timeout`): what a Node timer holds, 2^31-1 ms (a longer
+ * delay fires at once), in whole seconds.
+ */
+export const TIMER_DURATION: DurationLimit = {
+  seconds: Math.floor((2 ** 31 - 1) / 1000),
+  reason: 'the longest a timer can wait, 2^31-1 ms',
+};
+
+const DURATION_EXPECTED = 'a duration (seconds, or a string such as "90s" or "1h")';
+
+/** Seconds of a duration value, or undefined when it is not one (no limit applied). */
+function durationSeconds(value: unknown): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim();
+  if (text === '') return 0;
+  if (/^\d{1,16}$/.test(text)) return Number(text);
+  if (!/^(?:\d{1,16}(?:\.\d{1,16})?(?:ns|us|µs|ms|s|m|h|d)){1,16}$/.test(text)) return undefined;
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/g)];
+  const total = parts.reduce(
+    (sum, [, n = '0', unit = 's']) => sum + Number(n) * (UNIT_SECONDS[unit] ?? 0),
+    0,
+  );
+  return Math.floor(total + 1e-9);
+}
 
 /**
  * A duration in whole seconds: a non-negative integer of seconds, a string of digits, or a Go
  * duration string (`"90s"`, `"1h30m"`, `"1.5h"`, `"72h"`; also `d` for days). Fractions of a second
- * are dropped.
+ * are dropped. The one helper of every duration parameter of the listener.
  * @param name - Parameter name.
  * @param value - The raw value.
+ * @param limit - The longest accepted ({@link TIMER_DURATION} for what a timer waits for).
  * @returns Seconds.
- * @throws 400 naming the parameter.
+ * @throws 400 naming the parameter, or naming it and the limit for a longer duration.
  */
-export function decodeDuration(name: string, value: unknown): number {
-  if (typeof value === 'number') {
-    if (Number.isSafeInteger(value) && value >= 0 && value <= MAX_SECONDS) return value;
-    throw invalid(name, 'a duration (seconds, or a string such as "90s" or "1h")', value);
+export function decodeDuration(name: string, value: unknown, limit: DurationLimit = STORED_DURATION): number {
+  const seconds = durationSeconds(value);
+  if (seconds === undefined) throw invalid(name, DURATION_EXPECTED, value);
+  if (seconds > limit.seconds) {
+    throw badRequest(
+      `invalid value for "${name}": at most ${limit.seconds} seconds (${limit.reason}), got ${JSON.stringify(value)}`,
+    );
   }
-  if (typeof value === 'string') {
-    const text = value.trim();
-    if (text === '') return 0;
-    if (/^\d{1,12}$/.test(text)) {
-      const seconds = Number(text);
-      if (seconds <= MAX_SECONDS) return seconds;
-    }
-    const parts = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d))+$/.test(text)
-      ? [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/g)]
-      : [];
-    if (parts.length > 0) {
-      const total = parts.reduce(
-        (sum, [, n = '0', unit = 's']) => sum + Number(n) * (UNIT_SECONDS[unit] ?? 0),
-        0,
-      );
-      if (total <= MAX_SECONDS) return Math.floor(total + 1e-9);
-    }
-  }
-  throw invalid(name, 'a duration (seconds, or a string such as "90s" or "1h")', value);
+  return seconds;
 }
 
 /**
