@@ -3,13 +3,12 @@
  * configured TLS versions, CA and client certificate), find the user's bind DN (service bind and
  * search, anonymous discovery, the UPN, or `userattr=<username>,userdn`), bind as the user, then
  * search the user's groups. Every value placed into a filter or DN is escaped (RFC 4515 / 4514).
- * The whole login is bounded by `request_timeout`.
+ * The whole login is bounded by `request_timeout` (connections: `ldap-connect.ts`).
  */
-import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
-import { Client, type Entry } from 'ldapts';
+import type { Client, Entry } from 'ldapts';
 import type { LdapSettings } from './config.js';
 import { escapeDnValue, escapeFilterValue, firstRdnValue } from './escape.js';
+import { Connections, describe, dial, timerMs, Unreachable, within } from './ldap-connect.js';
 import { renderFilter } from './template.js';
 
 /** A failed login; the message is the cause (the route prefixes `ldap operation failed: `). */
@@ -24,151 +23,41 @@ export interface DirectoryLogin {
   readonly userDn: string;
   /** Group names from the directory (first RDN values), unique, in the directory's order. */
   readonly groups: readonly string[];
+  /**
+   * The user's name as the directory holds it (the `userattr` value of the user's entry, or the
+   * UPN without its domain), matched to the login name; undefined when the directory gave none.
+   */
+  readonly name: string | undefined;
+}
+
+/** The attribute that names a user: the UPN with `upndomain`, else `userattr`. */
+function nameAttribute(settings: LdapSettings): string {
+  return settings.upndomain === '' ? settings.userattr : 'userPrincipalName';
+}
+
+/**
+ * The user's name from the values of the naming attribute of the user's entry: the one equal to
+ * the login name once case and insignificant spaces are set aside (LDAP matched it so), else the
+ * first; a UPN loses its `@upndomain`.
+ * @param settings - The configuration (for `upndomain`).
+ * @param values - The attribute's values.
+ * @param username - The login name as sent.
+ * @returns The name, or undefined without values.
+ */
+export function directoryName(
+  settings: Pick<LdapSettings, 'upndomain'>,
+  values: readonly string[],
+  username: string,
+): string | undefined {
+  const suffix = `@${settings.upndomain}`.toLowerCase();
+  const names = values.map((v) =>
+    settings.upndomain !== '' && v.toLowerCase().endsWith(suffix) ? v.slice(0, -suffix.length) : v,
+  );
+  const loose = (text: string): string => text.trim().replace(/\s+/g, ' ').toLowerCase();
+  return names.find((n) => loose(n) === loose(username)) ?? names[0];
 }
 
 const BIND_FAILED = 'failed to bind as user';
-const TLS_NAMES = { tls10: 'TLSv1', tls11: 'TLSv1.1', tls12: 'TLSv1.2', tls13: 'TLSv1.3' } as const;
-
-function tlsOptions(settings: LdapSettings, host: string): ConnectionOptions {
-  return {
-    ...(isIP(host) === 0 ? { servername: host } : {}),
-    minVersion: TLS_NAMES[settings.tls_min_version],
-    maxVersion: TLS_NAMES[settings.tls_max_version],
-    rejectUnauthorized: !settings.insecure_tls,
-    ...(settings.certificate.trim() === '' ? {} : { ca: settings.certificate }),
-    ...(settings.client_tls_cert === ''
-      ? {}
-      : { cert: settings.client_tls_cert, key: settings.client_tls_key }),
-  };
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? (error.message.split('\n')[0] ?? error.message) : String(error);
-}
-
-/** Longest delay a Node timer holds (2^31-1 ms); a longer one fires at once. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/**
- * A delay in milliseconds for a timer: `seconds` as milliseconds, never more than a timer holds.
- * @param seconds - The duration.
- * @returns Milliseconds, at most {@link MAX_TIMER_MS}.
- */
-export function timerMs(seconds: number): number {
-  return Math.min(Math.max(0, seconds) * 1000, MAX_TIMER_MS);
-}
-
-function formatMs(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${(ms / 1000).toFixed(3).replace(/0+$/, '')}s`;
-}
-
-/** A URL that could not be used (no connection, no answer in its share of the time): try the next. */
-class Unreachable extends Error {
-  override readonly name = 'Unreachable' as const;
-}
-
-/**
- * The connections of one attempt on one URL. Closing it ends every one of them and destroys any
- * socket opened later (a step still running after its deadline), so no connection outlives it.
- */
-class Connections {
-  readonly #sockets = new Set<Socket | TLSSocket>();
-  readonly #clients: Client[] = [];
-  #closed = false;
-
-  /** Keeps a socket (destroyed at once when the attempt is over). */
-  add(socket: Socket | TLSSocket): void {
-    if (this.#closed) {
-      socket.destroy();
-      throw new Unreachable('the login is over');
-    }
-    this.#sockets.add(socket);
-    socket.once('close', () => this.#sockets.delete(socket));
-  }
-
-  /** Keeps a client, to unbind it at the end. */
-  track(client: Client): void {
-    this.#clients.push(client);
-  }
-
-  /** Unbinds every client (the request is written, not awaited) and destroys every socket. */
-  close(): void {
-    this.#closed = true;
-    for (const client of this.#clients) void client.unbind().catch(() => undefined);
-    for (const socket of this.#sockets) socket.destroy();
-    this.#sockets.clear();
-  }
-}
-
-/** Opens the TCP (or TLS) connection ourselves, so that a dead URL is skipped before any bind. */
-function openSocket(
-  url: URL,
-  host: string,
-  port: number,
-  settings: LdapSettings,
-  ms: number,
-  connections: Connections,
-): Promise<Socket | TLSSocket> {
-  return new Promise((resolve, reject) => {
-    const secure = url.protocol === 'ldaps:';
-    const socket = secure
-      ? tlsConnect({ host, port, ...tlsOptions(settings, host) })
-      : netConnect({ host, port });
-    connections.add(socket);
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Unreachable(`no answer within ${formatMs(ms)}`));
-    }, ms);
-    socket.once(secure ? 'secureConnect' : 'connect', () => {
-      clearTimeout(timer);
-      socket.removeAllListeners('error');
-      resolve(socket);
-    });
-    socket.once('error', (error) => {
-      clearTimeout(timer);
-      socket.destroy();
-      reject(new Unreachable(describe(error)));
-    });
-  });
-}
-
-/** A connection to one URL (after StartTLS when configured). */
-async function dial(
-  settings: LdapSettings,
-  raw: string,
-  ms: number,
-  connections: Connections,
-): Promise<Client> {
-  const url = new URL(raw);
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const secure = url.protocol === 'ldaps:';
-  const port = url.port === '' ? (secure ? 636 : 389) : Number(url.port);
-  const socket = await openSocket(url, host, port, settings, ms, connections);
-  // ldapts reconnects by itself when its socket is gone: it gets this socket once, never another.
-  let handed = false;
-  const only = (() => {
-    if (handed) throw new Unreachable('connection closed');
-    handed = true;
-    return socket;
-  }) as unknown as typeof netConnect;
-  const client = new Client({
-    url: `${url.protocol}//${url.host}`,
-    timeout: ms,
-    connectTimeout: ms,
-    strictDN: false,
-    createConnection: only,
-    createSecureConnection: (secure ? only : tlsConnect) as typeof tlsConnect,
-  });
-  connections.track(client);
-  if (settings.starttls && !secure) {
-    try {
-      await client.startTLS(tlsOptions(settings, host));
-    } catch (error) {
-      throw new Unreachable(describe(error));
-    }
-  }
-  return client;
-}
 
 function attributeValues(entry: Entry, attribute: string): string[] {
   const lower = attribute.toLowerCase();
@@ -196,7 +85,11 @@ function userFilter(settings: LdapSettings, username: string): string {
 }
 
 /** The DN to bind as: searched (service bind or anonymous discovery), the UPN, or built. */
-async function userBindDn(client: Client, settings: LdapSettings, username: string): Promise<string> {
+async function userBindDn(
+  client: Client,
+  settings: LdapSettings,
+  username: string,
+): Promise<{ dn: string; names: string[] | undefined }> {
   if (settings.discoverdn || (settings.binddn !== '' && settings.bindpass !== '')) {
     try {
       await client.bind(settings.binddn, settings.bindpass);
@@ -209,7 +102,7 @@ async function userBindDn(client: Client, settings: LdapSettings, username: stri
       ({ searchEntries: entries } = await client.search(settings.userdn, {
         scope: 'sub',
         filter,
-        attributes: ['1.1'],
+        attributes: [nameAttribute(settings)],
         sizeLimit: 2,
       }));
     } catch (error) {
@@ -223,10 +116,29 @@ async function userBindDn(client: Client, settings: LdapSettings, username: stri
         `LDAP search for the user returned several entries for filter ${JSON.stringify(filter)}; it must select one`,
       );
     }
-    return (entries[0] as Entry).dn;
+    const entry = entries[0] as Entry;
+    return { dn: entry.dn, names: attributeValues(entry, nameAttribute(settings)) };
   }
-  if (settings.upndomain !== '') return `${escapeDnValue(username)}@${settings.upndomain}`;
-  return `${settings.userattr}=${escapeDnValue(username)}${settings.userdn === '' ? '' : `,${settings.userdn}`}`;
+  if (settings.upndomain !== '')
+    return { dn: `${escapeDnValue(username)}@${settings.upndomain}`, names: undefined };
+  const dn = `${settings.userattr}=${escapeDnValue(username)}${settings.userdn === '' ? '' : `,${settings.userdn}`}`;
+  return { dn, names: undefined };
+}
+
+/** The naming attribute's values of the user's own entry (after the user's bind), or none. */
+async function readNames(client: Client, settings: LdapSettings, userDn: string): Promise<string[]> {
+  try {
+    const { searchEntries } = await client.search(userDn, {
+      scope: 'base',
+      filter: '(objectClass=*)',
+      attributes: [nameAttribute(settings)],
+      sizeLimit: 1,
+    });
+    const entry = searchEntries[0];
+    return entry === undefined ? [] : attributeValues(entry, nameAttribute(settings));
+  } catch {
+    return [];
+  }
 }
 
 /** The user's DN after the bind: searched by UPN when `upndomain` is set. */
@@ -235,14 +147,14 @@ async function userDnAfterBind(
   settings: LdapSettings,
   bindDn: string,
   username: string,
-): Promise<string> {
-  if (settings.upndomain === '') return bindDn;
+): Promise<{ dn: string; names: string[] | undefined }> {
+  if (settings.upndomain === '') return { dn: bindDn, names: undefined };
   const filter = `(userPrincipalName=${escapeFilterValue(username)}@${escapeFilterValue(settings.upndomain)})`;
   try {
     const { searchEntries } = await client.search(settings.userdn, {
       scope: 'sub',
       filter,
-      attributes: ['1.1'],
+      attributes: ['userPrincipalName'],
       sizeLimit: 2,
     });
     if (searchEntries.length !== 1) {
@@ -250,7 +162,8 @@ async function userDnAfterBind(
         `LDAP search for the user's DN by UPN found ${searchEntries.length} entries; it must find one`,
       );
     }
-    return (searchEntries[0] as Entry).dn;
+    const entry = searchEntries[0] as Entry;
+    return { dn: entry.dn, names: attributeValues(entry, 'userPrincipalName') };
   } catch (error) {
     if (error instanceof LoginFailure) throw error;
     throw new LoginFailure(`LDAP search for the user's DN failed: ${describe(error)}`);
@@ -297,7 +210,7 @@ async function loginOn(
   password: string,
 ): Promise<DirectoryLogin> {
   const client = await dial(settings, raw, ms, connections);
-  const bindDn = await userBindDn(client, settings, username);
+  const { dn: bindDn, names: searched } = await userBindDn(client, settings, username);
   const service = settings.binddn !== '' && settings.bindpass !== '';
   const bindUser = async (): Promise<void> => {
     try {
@@ -307,11 +220,16 @@ async function loginOn(
     }
   };
   const lookups = async (searcher: Client): Promise<DirectoryLogin> => {
-    const userDn = await userDnAfterBind(searcher, settings, bindDn, username);
+    const { dn: userDn, names: found } = await userDnAfterBind(searcher, settings, bindDn, username);
+    const names = searched ?? found ?? (await readNames(searcher, settings, userDn));
     const groupClient = settings.anonymous_group_search
       ? await dial(settings, raw, ms, connections)
       : searcher;
-    return { userDn, groups: await searchGroups(groupClient, settings, userDn, username) };
+    return {
+      userDn,
+      groups: await searchGroups(groupClient, settings, userDn, username),
+      name: directoryName(settings, names, username),
+    };
   };
   if (service) {
     // The connection is bound as binddn already (the user search): the real method binds as the
@@ -324,21 +242,6 @@ async function loginOn(
   }
   await bindUser();
   return lookups(client);
-}
-
-/** Runs a login on one URL within `ms`; past it, the attempt is {@link Unreachable}. */
-async function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  // After the deadline the work may still fail on its own (its sockets are destroyed): ignored.
-  work.catch(() => undefined);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Unreachable(`did not answer within ${formatMs(ms)}`)), ms);
-  });
-  try {
-    return await Promise.race([work, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -18,6 +18,8 @@ export interface LoginResult {
   readonly token: TokenRecord;
   /** Warnings for the envelope (for example: no group found). */
   readonly warnings: readonly string[];
+  /** The user's name as the directory holds it (policies, token name and metadata use it). */
+  readonly username: string;
 }
 
 /** Why a login was refused before or after the directory. */
@@ -106,7 +108,13 @@ export function createLdapMethod(
         throw new LoginRefused(403, 'permission denied');
       }
       const directory = await authenticate(config, username, password);
-      const user = store.users.get(key(username));
+      // Policies follow the directory's name for the user, never the raw input: LDAP matched
+      // "bob " to bob, so "bob " must get bob's policies and name, not a stranger's.
+      if (directory.name === undefined && username.trim() !== username) {
+        throw new LoginRefused(400, 'invalid username: leading or trailing spaces are not allowed');
+      }
+      const name = directory.name ?? username;
+      const user = store.users.get(key(name));
       const groupNames = new Set(lower([...(user?.groups ?? []), ...directory.groups]));
       const policies = new Set<string>(config.token_policies);
       for (const name of groupNames) for (const p of store.groups.get(name)?.policies ?? []) policies.add(p);
@@ -115,7 +123,7 @@ export function createLdapMethod(
       const { secret, record } = issueToken(
         store.tokens,
         config,
-        { policies: [...policies].sort(), username, mountPath },
+        { policies: [...policies].sort(), username: name, mountPath },
         now(),
       );
       const warnings =
@@ -124,7 +132,7 @@ export function createLdapMethod(
               `no LDAP groups found in groupDN ${JSON.stringify(config.groupdn)}; only policies from locally-defined groups available`,
             ]
           : [];
-      return { secret, token: record, warnings };
+      return { secret, token: record, warnings, username: name };
     },
   };
 }

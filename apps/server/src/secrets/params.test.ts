@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, applyConfigWrite, configView, CONFIG_PARAMETERS } from './config.js';
-import { MAX_TIMER_MS, timerMs } from './directory.js';
+import { MAX_TIMER_MS, timerMs } from './ldap-connect.js';
 import { decodeBool, decodeCidrs, decodeDuration, decodeList, TIMER_DURATION } from './params.js';
 
 describe('decoders', () => {

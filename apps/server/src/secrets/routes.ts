@@ -162,7 +162,7 @@ export function registerSecretsRoutes(app: FastifyInstance, ctx: SecretsRouteCon
       client_token: result.secret,
       policies: [...result.token.policies],
       token_policies: [...result.token.policies],
-      metadata: { username },
+      metadata: { username: result.username },
       lease_duration: result.token.creationTtl,
       renewable: result.token.renewable,
       token_type: result.token.type,
