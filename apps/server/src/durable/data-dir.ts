@@ -1,4 +1,13 @@
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
@@ -44,14 +53,78 @@ function errnoCode(error: unknown): string {
   return (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 }
 
-function ensureDirectory(path: string): void {
+/** The files SQLite and the server keep in a data dir (the database, its WAL and shared memory, the pid). */
+export const DATA_FILES = [STATE_FILE, `${STATE_FILE}-wal`, `${STATE_FILE}-shm`, 'sked-server.pid'] as const;
+
+/** The default of {@link openDataDir}'s `warn`: a line on standard error. */
+function warnOnStderr(message: string): void {
+  process.stderr.write(`sked-server: warning: ${message}\n`);
+}
+
+/** Sets a mode exactly (the umask plays no part); a data dir we cannot fix is refused. */
+function setMode(path: string, mode: number, what: string): void {
+  try {
+    chmodSync(path, mode);
+  } catch (error) {
+    throw new DataDirError(
+      `cannot make ${what} ${JSON.stringify(path)} private (mode ${mode.toString(8).padStart(4, '0')}): ${errnoCode(error)}`,
+    );
+  }
+}
+
+/**
+ * Makes the data dir 0700 whatever the umask. A directory that was open to other users is made
+ * private with a warning (its files may have been read: the warning says so).
+ */
+function ensureDirectory(path: string, warn: (message: string) => void): void {
+  const existed = existsSync(path);
   try {
     mkdirSync(path, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new DataDirError(`cannot create the data dir ${JSON.stringify(path)} (${errnoCode(error)})`);
   }
-  if (!statSync(path).isDirectory()) {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) {
     throw new DataDirError(`the data dir ${JSON.stringify(path)} is not a directory`);
+  }
+  const mode = stat.mode & 0o777;
+  if (mode === 0o700) return;
+  setMode(path, 0o700, 'the data dir');
+  if (existed && (mode & 0o077) !== 0) {
+    warn(
+      `the data dir ${JSON.stringify(path)} was open to other users (mode ${mode.toString(8).padStart(4, '0')}); ` +
+        'it is now 0700. It holds the LDAP bind password and the mesh secrets: check who could read it.',
+    );
+  }
+}
+
+/**
+ * Makes the files of the data dir 0600 before SQLite opens them: SQLite creates the WAL and
+ * shared-memory files with the database file's mode, so a database file created 0600 (not left to
+ * the umask) gives 0600 files throughout.
+ */
+function privateFiles(path: string, warn: (message: string) => void): void {
+  const state = join(path, STATE_FILE);
+  if (!existsSync(state)) {
+    try {
+      closeSync(openSync(state, 'wx', 0o600));
+    } catch (error) {
+      throw new DataDirError(`cannot create ${JSON.stringify(state)} (${errnoCode(error)})`);
+    }
+  }
+  const loose: string[] = [];
+  for (const name of DATA_FILES) {
+    const file = join(path, name);
+    if (!existsSync(file)) continue;
+    const mode = statSync(file).mode & 0o777;
+    if (mode === 0o600) continue;
+    setMode(file, 0o600, 'the file');
+    if ((mode & 0o077) !== 0) loose.push(`${name} (${mode.toString(8).padStart(4, '0')})`);
+  }
+  if (loose.length > 0) {
+    warn(
+      `files of the data dir ${JSON.stringify(path)} were open to other users: ${loose.join(', ')}; they are now 0600`,
+    );
   }
 }
 
@@ -128,13 +201,17 @@ function checkFormat(db: DatabaseSync, path: string): boolean {
  * mode with `synchronous = FULL` (a commit returns once its WAL frames are fsynced), locked
  * exclusively for this process (the lock is the database's own and ends with the process, even
  * after `kill -9`).
+ * The data dir is made 0700 and its files 0600 whatever the umask; one that was open to other
+ * users is made private with a warning.
  * @param dir - The data dir.
+ * @param warn - Told when the data dir or its files were open to other users (and were fixed).
  * @returns the open data dir.
  * @throws {@link DataDirError} when it is in use, of a newer format, not a sked state, or unusable.
  */
-export function openDataDir(dir: string): DataDir {
+export function openDataDir(dir: string, warn: (message: string) => void = warnOnStderr): DataDir {
   const path = resolve(dir);
-  ensureDirectory(path);
+  ensureDirectory(path, warn);
+  privateFiles(path, warn);
   let db: DatabaseSync;
   try {
     db = new DatabaseSync(join(path, STATE_FILE), { timeout: 0 });
@@ -144,8 +221,9 @@ export function openDataDir(dir: string): DataDir {
     );
   }
   lock(db, path);
-  // It holds the LDAP bind password and the mesh stream secrets: readable by this user only.
-  chmodSync(join(path, STATE_FILE), 0o600);
+  // It holds the LDAP bind password and the mesh stream secrets: readable by this user only
+  // (SQLite created the WAL and shared memory with the database's mode; this checks it).
+  privateFiles(path, warn);
   let created: boolean;
   try {
     db.exec(
@@ -159,7 +237,10 @@ export function openDataDir(dir: string): DataDir {
       `${JSON.stringify(join(path, STATE_FILE))} cannot be read as a sked-server state: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  writeFileSync(join(path, 'sked-server.pid'), `${process.pid}\n`);
+  writeFileSync(join(path, 'sked-server.pid'), `${process.pid}\n`, { mode: 0o600 });
+  setMode(join(path, 'sked-server.pid'), 0o600, 'the file');
+  mkdirSync(join(path, 'tasks'), { recursive: true, mode: 0o700 });
+  setMode(join(path, 'tasks'), 0o700, 'the task directory');
   const metaGet = db.prepare('SELECT value FROM meta WHERE key = ?');
   let closed = false;
   return {

@@ -38,11 +38,17 @@ export interface Durable {
  * Opens a data dir and the backends of the services on it.
  * @param dir - The data dir (created when absent).
  * @param onFailure - Told when a write to the data dir fails.
+ * @param warn - Told when the data dir or its files were open to other users (they are made
+ *   private); standard error by default.
  * @returns the open data dir.
  * @throws {@link DataDirError} as {@link openDataDir} does, or when its state cannot be read.
  */
-export function openDurable(dir: string, onFailure?: (error: Error) => void): Durable {
-  const dataDir = openDataDir(dir);
+export function openDurable(
+  dir: string,
+  onFailure?: (error: Error) => void,
+  warn?: (message: string) => void,
+): Durable {
+  const dataDir = warn === undefined ? openDataDir(dir) : openDataDir(dir, warn);
   let scheduler: SchedulerState;
   let secrets: SecretsStore;
   let mesh: PeeringStore;
