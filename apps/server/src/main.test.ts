@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -46,6 +46,24 @@ async function ready(r: Run): Promise<string> {
 describe('sked-server as a process', { timeout: 60_000 }, () => {
   it('is built', () => {
     expect(existsSync(main)).toBe(true);
+  });
+
+  it('takes the secrets root token from a file: it is not in /proc/PID/cmdline, and it works', async () => {
+    const token = 'sks.file-token-7c1d';
+    const file = join(mkdtempSync(join(tmpdir(), 'sked-main-token-')), 'root-token');
+    writeFileSync(file, `${token}\n`, { mode: 0o600 });
+    const r = run(['--scheduler-port', '0', '--nodes', '0', '--secrets-root-token-file', file]);
+    await ready(r);
+    await expect.poll(() => r.stdout()).toMatch(/^secrets listening on http:\/\/\S+$/m);
+    const secrets = /^secrets listening on (\S+)$/m.exec(r.stdout())?.[1] ?? '';
+    const cmdline = readFileSync(`/proc/${r.child.pid}/cmdline`, 'utf8');
+    expect(cmdline).toContain('--secrets-root-token-file');
+    expect(cmdline).not.toContain(token);
+    expect(r.stdout()).not.toContain('secrets root token');
+    const res = await fetch(`${secrets}/v1/auth/ldap/config`, { headers: { 'x-secrets-token': token } });
+    expect(res.status).toBe(200);
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toBe(0);
   });
 
   it('prints the ready line, serves, and exits 0 on SIGTERM', async () => {

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { parseCli, parseSize } from './cli.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseCli, parseSize, USAGE } from './cli.js';
 
 describe('parseCli', () => {
   it('runs with defaults when given nothing', () => {
@@ -115,5 +118,63 @@ describe('parseCli: secrets flags', () => {
     [['--ldap-mount', 'token'], /auth\/token is the token store/],
   ])('%j is an error', (argv, message) => {
     expect(parseCli(argv, {})).toEqual({ kind: 'error', message: expect.stringMatching(message) });
+  });
+});
+
+describe('parseCli: the root token outside the command line', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sked-cli-token-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = (name: string, text: string | Buffer): string => {
+    const path = join(dir, name);
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+  };
+
+  it('reads --secrets-root-token-file (first line, newline dropped); it wins over the environment', () => {
+    const path = file('token', 'file-tok\n');
+    expect(parseCli(['--secrets-root-token-file', path], { SKED_SECRETS_ROOT_TOKEN: 'env' })).toEqual({
+      kind: 'run',
+      options: { secretsRootToken: 'file-tok' },
+    });
+  });
+
+  it.each([
+    [
+      'a missing file',
+      () => join(dir, 'absent'),
+      /--secrets-root-token-file cannot read ".*absent" \(ENOENT\)/,
+    ],
+    ['an empty file', () => file('empty', '\n'), /holds no token/],
+    ['a file over 4 KiB', () => file('big', Buffer.alloc(5000, 'a')), /is larger than 4096 bytes/],
+    ['a directory', () => dir, /is not a file/],
+    [
+      'a token with a space',
+      () => file('space', 'a b\n'),
+      /--secrets-root-token-file expects a token without spaces/,
+    ],
+  ])('refuses %s with a message naming the flag', (_name, path, message) => {
+    expect(parseCli(['--secrets-root-token-file', path()], {})).toEqual({
+      kind: 'error',
+      message: expect.stringMatching(message),
+    });
+  });
+
+  it('refuses the flag and the file together, and names the environment variable when it is the bad one', () => {
+    const path = file('both', 'x\n');
+    expect(parseCli(['--secrets-root-token', 'x', '--secrets-root-token-file', path], {})).toEqual({
+      kind: 'error',
+      message: '--secrets-root-token and --secrets-root-token-file cannot be used together',
+    });
+    expect(parseCli([], { SKED_SECRETS_ROOT_TOKEN: 'a b' })).toEqual({
+      kind: 'error',
+      message: 'SKED_SECRETS_ROOT_TOKEN expects a token without spaces or control characters',
+    });
+  });
+
+  it('the help says why the flag is the last choice', () => {
+    expect(USAGE).toContain('--secrets-root-token-file FILE');
+    expect(USAGE).toMatch(
+      /Prefer SKED_SECRETS_ROOT_TOKEN or\s+--secrets-root-token-file: a command-line argument is readable by\s+every local user \(ps, \/proc\/PID\/cmdline\)/,
+    );
   });
 });

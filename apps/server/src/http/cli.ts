@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseMount } from '../secrets/index.js';
 import { parseStateFlags, STATE_FLAGS, STATE_USAGE } from './cli-state.js';
@@ -25,8 +26,13 @@ Options:
   --mesh-port PORT        Port of the mesh service API (default 8500; 0 picks a free port; 0 too
                           when --scheduler-port is 0 and this flag is absent)
 ${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
-  --secrets-root-token T  Root token of the secrets service (or SKED_SECRETS_ROOT_TOKEN;
-                          without either one is generated and printed once)
+  --secrets-root-token-file FILE
+                          Read the root token of the secrets service from FILE (its first
+                          line; at most 4 KiB)
+  --secrets-root-token T  Root token of the secrets service. Prefer SKED_SECRETS_ROOT_TOKEN or
+                          --secrets-root-token-file: a command-line argument is readable by
+                          every local user (ps, /proc/PID/cmdline). Without any of the three,
+                          a token is generated and printed once
   --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ldap)
   -h, --help              Print this help and exit
 `;
@@ -63,7 +69,7 @@ export function parseSize(text: string): number | undefined {
 /**
  * Parses the command line of `sked-server`.
  * @param argv - Arguments after the script name.
- * @param env - Environment (`SKED_SECRETS_ROOT_TOKEN`).
+ * @param env - Environment (`SKED_SECRETS_ROOT_TOKEN`, below the flags).
  * @returns What to do: print help, run with options, or fail with a message.
  */
 export function parseCli(
@@ -92,6 +98,7 @@ export function parseCli(
         ...STATE_FLAGS,
         'secrets-port': { type: 'string' },
         'secrets-root-token': { type: 'string' },
+        'secrets-root-token-file': { type: 'string' },
         'ldap-mount': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -170,8 +177,39 @@ export function parseCli(
   return { kind: 'run', options };
 }
 
+/** Longest root token file read. */
+const MAX_TOKEN_FILE = 4096;
+
+/** The root token in a file (its first line), or a message saying why it cannot be read. */
+function readTokenFile(path: string): { token: string } | { error: string } {
+  const flag = '--secrets-root-token-file';
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    if (!fstatSync(fd).isFile()) return { error: `${flag} ${JSON.stringify(path)} is not a file` };
+    const buffer = Buffer.alloc(MAX_TOKEN_FILE + 1);
+    const length = readSync(fd, buffer, 0, buffer.length, 0);
+    if (length > MAX_TOKEN_FILE) {
+      return { error: `${flag} ${JSON.stringify(path)} is larger than ${MAX_TOKEN_FILE} bytes` };
+    }
+    const token = (buffer.toString('utf8', 0, length).split(/\r?\n/)[0] ?? '').trim();
+    if (token === '') return { error: `${flag} ${JSON.stringify(path)} holds no token` };
+    return { token };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { error: `${flag} cannot read ${JSON.stringify(path)} (${code})` };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function parseSecretsFlags(
-  values: { 'secrets-port'?: string; 'secrets-root-token'?: string; 'ldap-mount'?: string },
+  values: {
+    'secrets-port'?: string;
+    'secrets-root-token'?: string;
+    'secrets-root-token-file'?: string;
+    'ldap-mount'?: string;
+  },
   env: Readonly<Record<string, string | undefined>>,
   options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] },
 ): string | undefined {
@@ -180,10 +218,26 @@ function parseSecretsFlags(
     if (typeof port === 'string') return port;
     options.secretsPort = port;
   }
-  const token = values['secrets-root-token'] ?? env['SKED_SECRETS_ROOT_TOKEN'];
+  const file = values['secrets-root-token-file'];
+  if (file !== undefined && values['secrets-root-token'] !== undefined) {
+    return '--secrets-root-token and --secrets-root-token-file cannot be used together';
+  }
+  let fromFile: string | undefined;
+  if (file !== undefined) {
+    const read = readTokenFile(file);
+    if ('error' in read) return read.error;
+    fromFile = read.token;
+  }
+  const token = values['secrets-root-token'] ?? fromFile ?? env['SKED_SECRETS_ROOT_TOKEN'];
   if (token !== undefined && token !== '') {
     if (token.trim() !== token || /\s|\p{Cc}/u.test(token)) {
-      return '--secrets-root-token expects a token without spaces or control characters';
+      const source =
+        values['secrets-root-token'] !== undefined
+          ? '--secrets-root-token'
+          : fromFile !== undefined
+            ? '--secrets-root-token-file'
+            : 'SKED_SECRETS_ROOT_TOKEN';
+      return `${source} expects a token without spaces or control characters`;
     }
     options.secretsRootToken = token;
   } else if (values['secrets-root-token'] !== undefined) {
