@@ -266,11 +266,12 @@ export async function authenticate(
   if (settings.deny_null_bind && password === '') {
     throw new LoginFailure('password cannot be of zero length when passwordless binds are being denied');
   }
-  const deadline = Date.now() + timerMs(settings.request_timeout);
+  const total = timerMs(settings.request_timeout);
+  const deadline = Date.now() + total;
   const urls = settings.url.split(',').map((u) => u.trim());
   const errors: string[] = [];
   for (const [index, raw] of urls.entries()) {
-    const left = deadline - Date.now();
+    const left = index === 0 ? total : deadline - Date.now();
     if (left <= 0) {
       errors.push(
         `host ${JSON.stringify(raw)} not tried: request_timeout of ${settings.request_timeout}s used up`,
