@@ -8,7 +8,7 @@
 import type { Client, Entry } from 'ldapts';
 import type { LdapSettings } from './config.js';
 import { escapeDnValue, escapeFilterValue, firstRdnValue } from './escape.js';
-import { Connections, describe, dial, timerMs, Unreachable, within } from './ldap-connect.js';
+import { CallerGone, Connections, describe, dial, timerMs, Unreachable, within } from './ldap-connect.js';
 import { renderFilter } from './template.js';
 
 /** A failed login; the message is the cause (the route prefixes `ldap operation failed: `). */
@@ -250,10 +250,12 @@ async function loginOn(
  * connections and never answers does not use up the time of the next one. A URL is left for the
  * next when it cannot be reached or does not answer within its share; an answer (wrong password,
  * a failed search) is final. Every connection a URL's attempt opened is closed when the attempt
- * ends, whatever the outcome, and a step still running after it opens none.
+ * ends, whatever the outcome (the caller giving up included), and a step still running after it
+ * opens none.
  * @param settings - The LDAP configuration.
  * @param username - The username from the login path (case preserved).
  * @param password - The password from the body.
+ * @param signal - Aborted when the caller gives up: the login stops and closes its connections.
  * @returns The user's DN and directory groups.
  * @throws {@link LoginFailure} with the cause: empty password under `deny_null_bind`, no directory
  *   reachable (each URL's error), bad credentials, several users, a failed search, the timeout.
@@ -262,6 +264,7 @@ export async function authenticate(
   settings: LdapSettings,
   username: string,
   password: string,
+  signal?: AbortSignal,
 ): Promise<DirectoryLogin> {
   if (settings.deny_null_bind && password === '') {
     throw new LoginFailure('password cannot be of zero length when passwordless binds are being denied');
@@ -281,8 +284,9 @@ export async function authenticate(
     const share = Math.max(1, Math.floor(left / (urls.length - index)));
     const connections = new Connections();
     try {
-      return await within(share, loginOn(settings, raw, share, connections, username, password));
+      return await within(share, loginOn(settings, raw, share, connections, username, password), signal);
     } catch (error) {
+      if (error instanceof CallerGone) throw new LoginFailure(error.message);
       if (!(error instanceof Unreachable)) throw error;
       errors.push(`error connecting to host ${JSON.stringify(raw)}: ${error.message}`);
     } finally {

@@ -167,18 +167,29 @@ export async function dial(
  * Waits for a login's work on one URL for `ms`; past it, the attempt is {@link Unreachable}.
  * @param ms - Its share of the time.
  * @param work - The login on that URL.
+ * @param signal - Aborted when the caller gives up: then {@link CallerGone}.
  * @returns What the work returns.
  */
-export async function within<T>(ms: number, work: Promise<T>): Promise<T> {
+export async function within<T>(ms: number, work: Promise<T>, signal?: AbortSignal): Promise<T> {
   // After the deadline the work may still fail on its own (its sockets are destroyed): ignored.
   work.catch(() => undefined);
   let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => reject(new Unreachable(`did not answer within ${formatMs(ms)}`)), ms);
+    onAbort = () => reject(new CallerGone('the client went away before the login ended'));
+    if (signal?.aborted === true) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
   });
   try {
     return await Promise.race([work, deadline]);
   } finally {
     clearTimeout(timer);
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/** The caller of a login gave up (closed its connection): the login stops, no URL is tried more. */
+export class CallerGone extends Error {
+  override readonly name = 'CallerGone' as const;
 }

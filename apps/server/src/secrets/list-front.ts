@@ -86,7 +86,9 @@ export class ListFront extends Duplex {
       }
     }
     if (this.#queue.length === 0 && this.#wanted && !this.#refused) this.#socket.resume();
-    if (this.#ended && this.#queue.length === 0 && this.#answered >= this.#sent) {
+    // The client's end goes on once every byte before it has (as without the framer: Node then
+    // answers what it has and closes; a handler can see that its client went away).
+    if (this.#ended && this.#queue.length === 0) {
       const rest = this.#rewriter.end();
       if (rest.length > 0) this.push(rest);
       this.push(null);

@@ -145,6 +145,27 @@ describe('URLs in order within request_timeout', () => {
     expect(slow.accepted() - acceptedBefore).toBe(6);
   });
 
+  it('a client that goes away ends its login and the login’s connections at once', async () => {
+    await configure({ url: dead.url(), request_timeout: 120 });
+    const before = dead.accepted();
+    const controller = new AbortController();
+    const pending = fetch(`${h.url}/v1/auth/ldap/login/alice`, {
+      method: 'POST',
+      body: JSON.stringify({ password: 'alice-pw' }),
+      signal: controller.signal,
+    }).catch(() => undefined);
+    await vi.waitFor(
+      () => {
+        if (dead.accepted() === before || dead.open() === 0) throw new Error('not connected yet');
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    controller.abort();
+    await pending;
+    // with request_timeout 120 s, only the client's going away can have closed it
+    expect(await settle()).toEqual([0, 0, 0]);
+  });
+
   it('every connection of a successful login is closed', async () => {
     await configure({ url: proxy.url(), anonymous_group_search: true });
     const r = await login('alice', 'alice-pw');

@@ -56,8 +56,13 @@ export interface LdapMethod {
   writeUser(name: string, body: unknown): void;
   /** Deletes a group or user (absent: nothing happens). */
   remove(kind: 'groups' | 'users', name: string): void;
-  /** Logs a user in. */
-  login(username: string, password: string, address: string | undefined): Promise<LoginResult>;
+  /** Logs a user in; `signal` aborts it (and closes its directory connections) when the caller goes. */
+  login(
+    username: string,
+    password: string,
+    address: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<LoginResult>;
   /** The key a name is stored under (lower case unless `case_sensitive_names`). */
   key(name: string): string;
 }
@@ -102,12 +107,12 @@ export function createLdapMethod(
     remove(kind, name) {
       (kind === 'groups' ? store.groups : store.users).delete(key(name));
     },
-    async login(username, password, address) {
+    async login(username, password, address, signal) {
       const config = settings();
       if (!addressAllowed(config.token_bound_cidrs, address)) {
         throw new LoginRefused(403, 'permission denied');
       }
-      const directory = await authenticate(config, username, password);
+      const directory = await authenticate(config, username, password, signal);
       // Policies follow the directory's name for the user, never the raw input: LDAP matched
       // "bob " to bob, so "bob " must get bob's policies and name, not a stranger's.
       if (directory.name === undefined && username.trim() !== username) {

@@ -157,7 +157,19 @@ export function registerSecretsRoutes(app: FastifyInstance, ctx: SecretsRouteCon
       throw badRequest(`unknown parameter ${JSON.stringify(extra[0])}; login accepts password`);
     if (password === undefined) throw badRequest('missing password');
     if (typeof password !== 'string') throw badRequest('invalid value for "password": expected a string');
-    const result = await ctx.method.login(username, password, request.socket.remoteAddress);
+    // A client that closes its connection before the answer gives the login up (as the real
+    // service cancels the request): its directory connections are closed then, not at the end of
+    // request_timeout.
+    const gone = new AbortController();
+    const socket = request.raw.socket;
+    const abort = (): void => gone.abort();
+    if (socket.readableEnded) abort();
+    socket.once('end', abort);
+    reply.raw.once('close', () => {
+      socket.off('end', abort);
+      if (!reply.raw.writableFinished) abort();
+    });
+    const result = await ctx.method.login(username, password, request.socket.remoteAddress, gone.signal);
     const auth = {
       client_token: result.secret,
       policies: [...result.token.policies],
