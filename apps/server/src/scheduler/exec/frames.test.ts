@@ -38,6 +38,15 @@ describe('parseClientFrame', () => {
     expect(parseClientFrame(text)).toEqual({ ok: false, message });
   });
 
+  it('rejects a deeply nested frame with where it failed, as every body of the listeners', () => {
+    const text = `{"tty_size":${'{"height":'.repeat(10_000)}1${'}'.repeat(10_000)}}`;
+    expect(parseClientFrame(text)).toEqual({
+      ok: false,
+      message:
+        'exec frame is nested more than 256 levels deep in property "tty_size" at position 2562 (line 1 column 2563)',
+    });
+  });
+
   it('rejects an oversized frame without parsing it', () => {
     const text = `{"stdin":{"data":"${'A'.repeat(MAX_CLIENT_FRAME_BYTES)}"}}`;
     expect(parseClientFrame(text)).toEqual({

@@ -3,6 +3,8 @@
  * WebSocket text message.
  */
 
+import { describeJsonNesting, jsonNestingProblem } from '../../http/json-nesting.js';
+
 /** A frame the client sends, once parsed. */
 export type ExecClientMessage =
   | { readonly kind: 'auth'; readonly version: number; readonly token: string }
@@ -39,6 +41,9 @@ export function parseClientFrame(text: string): ParseFrameResult {
   if (text.length > MAX_CLIENT_FRAME_BYTES) {
     return { ok: false, message: `exec frame of ${text.length} bytes is larger than the limit of 1 MiB` };
   }
+  // The guard of every JSON body of the listeners: nothing deeper reaches a recursive step.
+  const nesting = jsonNestingProblem(text);
+  if (nesting !== undefined) return { ok: false, message: `exec frame is ${describeJsonNesting(nesting)}` };
   let value: unknown;
   try {
     value = JSON.parse(text);
