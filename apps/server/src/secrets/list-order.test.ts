@@ -171,6 +171,17 @@ describe('pipelined requests on one connection', () => {
     expect(h.service.store.groups.keys()).toEqual([]);
   });
 
+  it('the order law on the case fast-check found before the fix: a user write, then a list', async () => {
+    const ops: Op[] = [
+      { op: 'write', kind: 'users', name: 'a', method: 'POST', policies: 'p1', chunked: false },
+      { op: 'list', kind: 'users', verb: false },
+    ];
+    await reset();
+    const expected = await oneByOne(ops);
+    await reset();
+    expect(await pipelined(ops, [])).toEqual(expected);
+  });
+
   test.prop([fc.array(opArb, { minLength: 1, maxLength: 12 }), fc.array(fc.nat(), { maxLength: 6 })], {
     numRuns: 40,
   })(
