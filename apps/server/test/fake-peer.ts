@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { afterAll } from 'vitest';
 import { encodeToken } from '../src/mesh/token.js';
 
@@ -13,6 +14,10 @@ export interface FakePeer {
   closed(count?: number): Promise<void>;
   /** Connections open now. */
   readonly open: number;
+  /** WebSocket upgrade requests received. */
+  readonly upgrades: number;
+  /** Handles upgrade requests (by default they are left unanswered). */
+  onUpgrade(handler: (socket: Duplex) => void): void;
   /** A token whose only address is this peer. */
   token(): string;
   /** Stops the server and drops its connections. */
@@ -42,6 +47,16 @@ export async function startFakePeer(
     requests.push(request);
     handler(request, response);
   });
+  let upgrades = 0;
+  let upgradeHandler: (socket: Duplex) => void = () => undefined;
+  server.on('upgrade', (_request, socket: Duplex) => {
+    upgrades += 1;
+    // an upgraded socket is paused and half-open: read it and close it when the client closes its side
+    socket.on('error', () => undefined);
+    socket.on('end', () => socket.destroy());
+    socket.resume();
+    upgradeHandler(socket);
+  });
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => {
@@ -63,6 +78,12 @@ export async function startFakePeer(
     requests,
     get open() {
       return sockets.size;
+    },
+    get upgrades() {
+      return upgrades;
+    },
+    onUpgrade(handler) {
+      upgradeHandler = handler;
     },
     closed(count = 1) {
       if (closedCount >= count) return Promise.resolve();

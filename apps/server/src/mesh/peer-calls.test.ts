@@ -113,6 +113,23 @@ describe('every call to a peer has a deadline and closes its connection', () => 
     await call;
     expect(fake.open).toBe(0);
   });
+  it('closes a stream connection whose WebSocket handshake is not answered', async () => {
+    // Arrange: a peer that accepts the exchange, then never answers the stream's upgrade
+    const fake = await startFakePeer((request, response) => {
+      if (request.url === EXCHANGE_PATH) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ StreamSecret: 'stream-secret' }));
+      }
+    });
+    fake.onUpgrade(() => undefined);
+    const b = await startTestMesh();
+    // Act
+    expect((await establish(b, 'a', fake.token())).status).toBe(200);
+    // Assert: the exchange's connection, then the first stream attempt's, closed by the handshake deadline
+    await fake.closed(2);
+    expect(fake.upgrades).toBeGreaterThanOrEqual(1);
+    expect((await b.call('DELETE', '/v1/peering/a')).status).toBe(200);
+  });
 });
 
 /** Ports fetch refuses (its "bad ports" list); the first free one is used. */
