@@ -33,9 +33,12 @@ export function parseTimeout(text: string, where: string): number {
   }
   const ms = Math.round(Number(match[1]) * (UNITS.get(match[2] ?? 's') ?? 1000));
   if (ms > MAX_TIMEOUT_MS) {
-    throw new CliError(`${where} ${JSON.stringify(text)} is longer than ${MAX_TIMEOUT_MS} ms, the most a timer holds.`, {
-      hint: 'Use 0 for no timeout.',
-    });
+    throw new CliError(
+      `${where} ${JSON.stringify(text)} is longer than ${MAX_TIMEOUT_MS} ms, the most a timer holds.`,
+      {
+        hint: 'Use 0 for no timeout.',
+      },
+    );
   }
   return ms;
 }

@@ -137,10 +137,11 @@ interface Spec {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const A_PEERING = { what: 'a peering (a JSON object)', ok: isObject };
+const isPeering = (value: unknown): boolean => isObject(value) && typeof value['Name'] === 'string';
+const A_PEERING = { what: 'a peering (an object with a Name)', ok: isPeering };
 const PEERINGS = {
-  what: 'a list of peerings (JSON objects)',
-  ok: (data: unknown) => Array.isArray(data) && data.every(isObject),
+  what: 'a list of peerings (objects with a Name)',
+  ok: (data: unknown) => Array.isArray(data) && data.every(isPeering),
 };
 const A_TOKEN = {
   what: 'a generated token ({"PeeringToken": "..."})',

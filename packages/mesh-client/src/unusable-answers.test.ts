@@ -22,7 +22,12 @@ describe('answers the client cannot use are errors', () => {
       [null, {}, [null], 'x'],
       'GET /v1/peerings is not a list of peerings',
     ],
-    ['read', (c: Client) => c.peerings.read('dc2'), [null, [], 'x'], 'GET /v1/peering/dc2 is not a peering'],
+    [
+      'read',
+      (c: Client) => c.peerings.read('dc2'),
+      [null, [], {}, { Name: 1 }, 'x'],
+      'GET /v1/peering/dc2 is not a peering',
+    ],
     [
       'generateToken',
       (c: Client) => c.peerings.generateToken({ PeerName: 'dc2' }),

@@ -1,4 +1,3 @@
-
 import type { LdapConfigRequest } from '@sked/secrets-client';
 import { Command } from 'commander';
 
