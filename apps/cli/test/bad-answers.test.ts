@@ -100,19 +100,15 @@ describe('a server that never answers', () => {
     expect(result.stderr).toContain('Raise --timeout or SKED_CLIENT_TIMEOUT');
   });
 
-  it.each([
-    ['ldap', 'user', 'list'],
-    ['job', 'status'],
-    ['token', 'lookup'],
-  ])('is cut by SKED_CLIENT_TIMEOUT (seconds) for sked %s %s %s', async (...args) => {
-    mode = 'never';
-    const result = await run(
-      args.filter((a) => a !== undefined),
-      { SKED_CLIENT_TIMEOUT: '1' },
-    );
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('timed out after 1000 ms');
-  });
+  it.each(['ldap user list', 'job status', 'token lookup'])(
+    'is cut by SKED_CLIENT_TIMEOUT (seconds) for sked %s',
+    async (line) => {
+      mode = 'never';
+      const result = await run(line.split(' '), { SKED_CLIENT_TIMEOUT: '1' });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('timed out after 1000 ms');
+    },
+  );
 
   it('refuses a timeout that is not a duration or is longer than a timer holds', async () => {
     const bad = await run(['peering', 'list', '--timeout', 'soon']);
