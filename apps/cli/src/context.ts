@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 
 import type { ErrorContext } from './errors.js';
 import { processOutput, type Output } from './output.js';
+import { requestTimeout } from './timeout.js';
 
 /** The global flags, accepted before or after the subcommand. */
 export interface GlobalOptions {
@@ -11,6 +12,7 @@ export interface GlobalOptions {
   readonly namespace?: string;
   readonly region?: string;
   readonly json?: boolean;
+  readonly timeout?: string;
 }
 
 /** What a scheduling service command needs: the client, the output, and the words for errors. */
@@ -39,6 +41,7 @@ export function schedulerContext(command: Command): SchedulerContext {
   const address = globals.address ?? envValue('SKED_ADDR') ?? 'http://127.0.0.1:4646';
   const client = createClient({
     address,
+    timeout: requestTimeout(globals.timeout),
     ...(globals.token === undefined ? {} : { token: globals.token }),
     ...(globals.namespace === undefined ? {} : { namespace: globals.namespace }),
     ...(globals.region === undefined ? {} : { region: globals.region }),

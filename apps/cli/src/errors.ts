@@ -3,6 +3,9 @@ import { InvalidRequestError } from '@sked/scheduler-client';
 
 import { paint, type Output } from './output.js';
 
+/** The variable of the request timeout (see `timeout.ts`). */
+const TIMEOUT_VAR = 'SKED_CLIENT_TIMEOUT';
+
 const BRAND = Symbol.for('@sked/cli/CliError');
 
 /** A failure the CLI reports in its own words, with the exit code to end with and what to try. */
@@ -54,6 +57,34 @@ function apiHint(error: ApiError, context: ErrorContext): string {
   }
 }
 
+/** An HTML page (a proxy's error page, a web server at the address) rather than the service's answer. */
+function isHtml(error: ApiError): boolean {
+  const text = typeof error.body === 'string' ? error.body : error.message;
+  return /^\s*<(!doctype\s+html|html|head|body|title|h1|p)\b/i.test(text);
+}
+
+/**
+ * An answer that is not one the service gives: a 2xx `sked` cannot read, or an HTML page. Said in
+ * one line: nothing to add but where it came from.
+ */
+function unusableAnswer(error: ApiError, context: ErrorContext): string | undefined {
+  if (isHtml(error)) {
+    return `The answer to ${error.method} ${error.url} is an HTML page (HTTP ${error.status}), not the ${context.service}'s; is ${context.address} the ${context.service}?`;
+  }
+  if (error.status >= 200 && error.status <= 299) return oneLine(error.message);
+  return undefined;
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
+}
+
+/** Errors of the runtime raised while reading an answer of the wrong shape. */
+function isShapeError(error: unknown): error is Error {
+  return error instanceof TypeError || error instanceof RangeError || error instanceof SyntaxError;
+}
+
 /** The message of an error as printed, without the `Error:` prefix. */
 function describe(
   error: unknown,
@@ -61,6 +92,8 @@ function describe(
 ): { message: string; detail?: string; hint?: string } {
   if (CliError.is(error)) return { message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
   if (ApiError.is(error)) {
+    const unusable = unusableAnswer(error, context);
+    if (unusable !== undefined) return { message: unusable };
     const detail =
       error.status === 0
         ? `no answer from ${error.method} ${error.url}`
@@ -73,8 +106,25 @@ function describe(
       message: error.message,
       hint: `Check --address, --token and the ${context.addressVar} variables.`,
     };
+  if (isTimeout(error)) {
+    return {
+      message: oneLine(error.message),
+      hint: `Is the ${context.service} at ${context.address} answering? Raise --timeout or ${TIMEOUT_VAR} (0: no limit).`,
+    };
+  }
+  if (isShapeError(error)) {
+    // an answer of a shape no command expects reached code that reads it: one line, never a trace
+    return {
+      message: `The ${context.service} at ${context.address} sent an answer sked cannot use (${oneLine(error.message)}).`,
+    };
+  }
   if (error instanceof Error) return { message: error.message };
   return { message: String(error) };
+}
+
+/** True when `error` is the rejection of a request timeout. */
+export function isTimeout(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'TimeoutError';
 }
 
 /** Prints an error on stderr (message, HTTP status, what to try) and returns the exit code. */

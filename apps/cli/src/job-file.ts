@@ -1,14 +1,20 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { text } from 'node:stream/consumers';
 
 import type { JobInput } from '@sked/model';
 import type { SchedulerClient } from '@sked/scheduler-client';
 
 import { CliError } from './errors.js';
 
-/** Largest job file read (the sample server's default body limit is 10 MiB). */
-export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/**
+ * The most `sked` reads from one file or from stdin, in bytes (16 MiB; the sample server's default
+ * body limit is 10 MiB). One cap for both, so `key=-`, `--password-stdin`, `@file`, job, volume and
+ * payload files all stop at the same size.
+ */
+export const MAX_INPUT_BYTES = 16 * 1024 * 1024;
+
+const CAP_TEXT = `16 MiB (${MAX_INPUT_BYTES} bytes), the most sked reads from a file or stdin`;
 
 /** A job read from a file: the job and how it was written. */
 export interface JobFile {
@@ -17,16 +23,48 @@ export interface JobFile {
   readonly format: 'hcl2' | 'json';
 }
 
-/** Reads FILE, or stdin when FILE is `-`, refusing files too large to submit. */
+/**
+ * Reads a stream as UTF-8 text, at most `limit` bytes: past that it stops reading (the stream is
+ * destroyed), so a source without end (`/dev/zero`, an endless pipe) costs no more than the limit.
+ * @returns The text, or undefined when the stream holds more than `limit` bytes.
+ */
+export async function readBounded(
+  stream: NodeJS.ReadableStream & { destroy?: () => void },
+  limit: number = MAX_INPUT_BYTES,
+): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    size += buffer.length;
+    if (size > limit) {
+      stream.destroy?.();
+      return undefined;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, size).toString('utf8');
+}
+
+/** Reads stdin, at most {@link MAX_INPUT_BYTES}; `what` names it in the error. */
+export async function readStdin(what: string): Promise<string> {
+  const content = await readBounded(process.stdin);
+  if (content === undefined) throw new CliError(`The ${what} on stdin is larger than ${CAP_TEXT}.`);
+  return content;
+}
+
+/** Reads FILE, or stdin when FILE is `-`, at most {@link MAX_INPUT_BYTES} either way. */
 export async function readInput(file: string, what = 'file'): Promise<string> {
   if (file === '-') {
     // On a terminal, waiting for stdin looks like a hang: say what it waits for.
     if (process.stdin.isTTY) process.stderr.write(`Reading the ${what} from stdin; end it with Ctrl-D.\n`);
-    const content = await text(process.stdin);
-    if (Buffer.byteLength(content) > MAX_FILE_BYTES)
-      throw new CliError(`The ${what} on stdin is larger than ${MAX_FILE_BYTES} bytes.`);
-    return content;
+    return readStdin(what);
   }
+  const cannot = (error: unknown): CliError =>
+    new CliError(`Cannot read ${what} ${file}: ${(error as Error).message}`, {
+      hint: `Check the path (relative to ${process.cwd()}); - reads the ${what} from stdin.`,
+      cause: error,
+    });
   let size: number;
   try {
     const info = await stat(file);
@@ -34,13 +72,19 @@ export async function readInput(file: string, what = 'file'): Promise<string> {
     size = info.size;
   } catch (error) {
     if (CliError.is(error)) throw error;
-    throw new CliError(`Cannot read ${what} ${file}: ${(error as Error).message}`, {
-      hint: `Check the path (relative to ${process.cwd()}); - reads the ${what} from stdin.`,
-      cause: error,
-    });
+    throw cannot(error);
   }
-  if (size > MAX_FILE_BYTES) throw new CliError(`${file} is ${size} bytes, more than ${MAX_FILE_BYTES}.`);
-  return readFile(file, 'utf8');
+  const tooLarge = (): CliError => new CliError(`The ${what} ${file} is larger than ${CAP_TEXT}.`);
+  if (size > MAX_INPUT_BYTES) throw tooLarge();
+  // a device or a pipe says size 0 and may never end: the read itself is bounded
+  let content: string | undefined;
+  try {
+    content = await readBounded(createReadStream(file));
+  } catch (error) {
+    throw cannot(error);
+  }
+  if (content === undefined) throw tooLarge();
+  return content;
 }
 
 const JOB_FILE_HINT = 'A job file is HCL (.hcl) or JSON: a Job object or {"Job": {...}}.';

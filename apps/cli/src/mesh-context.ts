@@ -5,6 +5,7 @@ import { globalsOf } from './context.js';
 import type { ErrorContext } from './errors.js';
 import type { ErrorContextOf } from './handler.js';
 import { processOutput, type Output } from './output.js';
+import { requestTimeout } from './timeout.js';
 
 /** Default address of the mesh service. */
 export const MESH_DEFAULT_ADDRESS = 'http://127.0.0.1:8500';
@@ -35,16 +36,21 @@ export const meshErrors: ErrorContextOf = (command): ErrorContext => ({
 /** The mesh service client: `--address`/`--token`, then `SKED_MESH_*`, then the default address. */
 export function meshContext(command: Command): MeshContext {
   const globals = globalsOf(command);
-  return { client: meshClientFor(globals), output: processOutput(globals.json === true) };
+  return {
+    client: meshClientFor({ ...globals, timeout: requestTimeout(globals.timeout) }),
+    output: processOutput(globals.json === true),
+  };
 }
 
 /** The mesh service client for the given flags (as {@link meshContext}; shell completion uses it too). */
 export function meshClientFor(flags: {
   readonly address?: string | undefined;
   readonly token?: string | undefined;
+  readonly timeout?: number | undefined;
 }): MeshClient {
   return createMeshClient({
     address: meshAddressFor(flags.address),
+    ...(flags.timeout === undefined ? {} : { timeout: flags.timeout }),
     ...(flags.token === undefined ? {} : { token: flags.token }),
   });
 }

@@ -2,6 +2,7 @@ import { EventTopic, type AllocationMetric, type Deployment, type Evaluation } f
 import { isEventOf, type SchedulerClient } from '@sked/scheduler-client';
 
 import { INTERRUPTED } from './interrupt.js';
+import { blockingWaitMs } from './timeout.js';
 import { keyValues, short, table } from './output.js';
 import type { Progress } from './progress.js';
 
@@ -126,7 +127,7 @@ async function awaitDeployment(
   for await (const { data } of client.jobs.deployments.watch(target.jobId, {
     namespace: target.namespace,
     signal,
-    wait: '30s',
+    wait: blockingWaitMs(),
   })) {
     const deployment = data.find((d) => d.ID === deploymentId);
     if (deployment === undefined) continue;

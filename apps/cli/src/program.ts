@@ -89,6 +89,12 @@ export function createProgram(): Command {
     .addOption(new Option('--namespace <name>', 'namespace, * for all on lists (env SKED_NAMESPACE)'))
     .addOption(new Option('--region <name>', 'region (env SKED_REGION)'))
     .addOption(new Option('--json', "print the API's JSON instead of tables"))
+    .addOption(
+      new Option(
+        '--timeout <duration>',
+        'time limit of each request: seconds or 500ms/90s/2m, 0 for none (env SKED_CLIENT_TIMEOUT; default 60s)',
+      ),
+    )
     .showHelpAfterError()
     .configureHelp({ showGlobalOptions: true })
     .showSuggestionAfterError()

@@ -7,6 +7,17 @@ import { short, table } from './output.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A job as the service answers it: an object with a string `ID`; anything else is refused in one line. */
+function usableJob(data: unknown, id: string): Job {
+  if (typeof data === 'object' && data !== null && typeof (data as { ID?: unknown }).ID === 'string') {
+    return data as Job;
+  }
+  const text = JSON.stringify(data) ?? 'nothing';
+  throw new CliError(
+    `The answer to the read of job "${id}" is not a job (an object with an ID): ${text.length > 60 ? `${text.slice(0, 60)}...` : text}.`,
+  );
+}
+
 /**
  * Reads a job by ID, or by a unique prefix of its ID when no job has that exact ID (as the
  * service's CLI does). Several matches are an error listing them.
@@ -17,7 +28,7 @@ export async function resolveJob(
   options: { namespace?: string; signal?: AbortSignal } = {},
 ): Promise<Job> {
   try {
-    return (await client.jobs.read(id, options)).data;
+    return usableJob((await client.jobs.read(id, options)).data, id);
   } catch (error) {
     if (!ApiError.is(error) || error.status !== 404) throw error;
   }
@@ -35,7 +46,10 @@ export async function resolveJob(
       )}`,
       { hint: 'Give more of the ID.' },
     );
-  return (await client.jobs.read(only.ID, { ...options, namespace: only.Namespace })).data;
+  return usableJob(
+    (await client.jobs.read(only.ID, { ...options, namespace: only.Namespace })).data,
+    only.ID,
+  );
 }
 
 /**

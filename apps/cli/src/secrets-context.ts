@@ -5,6 +5,7 @@ import { globalsOf, type GlobalOptions } from './context.js';
 import type { ErrorContext } from './errors.js';
 import type { ErrorContextOf } from './handler.js';
 import { processOutput, type Output } from './output.js';
+import { requestTimeout } from './timeout.js';
 import { readUserConfig } from './user-config.js';
 
 /** Default address of the secrets service. */
@@ -48,7 +49,7 @@ export async function secretsContext(
   const globals = globalsOf(command);
   const mount = command.optsWithGlobals<{ mount?: string }>().mount ?? 'ldap';
   const { client, address } = await secretsClientFor(
-    { address: globals.address, token: globals.token },
+    { address: globals.address, token: globals.token, timeout: requestTimeout(globals.timeout) },
     mount,
     options,
   );
@@ -60,7 +61,11 @@ export async function secretsContext(
  * command: shell completion uses it too). `token: false` sends no token.
  */
 export async function secretsClientFor(
-  flags: { readonly address?: string | undefined; readonly token?: string | undefined },
+  flags: {
+    readonly address?: string | undefined;
+    readonly token?: string | undefined;
+    readonly timeout?: number | undefined;
+  },
   mount = 'ldap',
   options: { token?: boolean } = {},
 ): Promise<{ client: SecretsClient; address: string }> {
@@ -68,6 +73,11 @@ export async function secretsClientFor(
   const address = flags.address ?? envValue('SKED_SECRETS_ADDR') ?? saved.address ?? SECRETS_DEFAULT_ADDRESS;
   const token =
     options.token === false ? undefined : (flags.token ?? envValue('SKED_SECRETS_TOKEN') ?? saved.token);
-  const client = createSecretsClient({ address, mount, ...(token === undefined ? {} : { token }) });
+  const client = createSecretsClient({
+    address,
+    mount,
+    ...(token === undefined ? {} : { token }),
+    ...(flags.timeout === undefined ? {} : { timeout: flags.timeout }),
+  });
   return { client, address };
 }

@@ -177,7 +177,7 @@ describe.concurrent('bad input', () => {
     expect(tooBig).toEqual({
       code: 1,
       stdout: '',
-      stderr: `Error: ${big} is 17825792 bytes, more than 16777216.\n`,
+      stderr: `Error: The job file ${big} is larger than 16 MiB (16777216 bytes), the most sked reads from a file or stdin.\n`,
     });
     expect(directory.stderr).toBe(`Error: ${dir} is a directory, not a job file.\n`);
     expect(dotdot.code).toBe(1);
@@ -185,7 +185,7 @@ describe.concurrent('bad input', () => {
     expect(dotdot.stderr).not.toContain('no answer');
     expect(shortAlloc.stderr).toContain('"zz-not-hex" is not an allocation ID or a prefix of one');
     expect(stdinTooBig).toMatchObject({ code: 1, stdout: '' });
-    expect(stdinTooBig.stderr).toContain('on stdin is larger than 16777216 bytes');
+    expect(stdinTooBig.stderr).toContain('The input on stdin is larger than 16 MiB (16777216 bytes)');
   });
 });
 

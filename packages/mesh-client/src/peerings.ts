@@ -1,4 +1,4 @@
-import type { Query, Transport } from '@sked/http';
+import { ApiError, type Query, type Transport } from '@sked/http';
 import type {
   Peering,
   PeeringEstablishRequest,
@@ -120,11 +120,48 @@ export interface PeeringListEndpoint {
   watch(this: void, options?: ReadOptions & WatchOptions): AsyncIterable<Result<Peering[]>>;
 }
 
+interface Expect {
+  readonly what: string;
+  readonly ok: (data: unknown) => boolean;
+}
+
 interface Spec {
   readonly method: 'GET' | 'POST' | 'DELETE';
   readonly path: string;
   readonly query: Query;
   readonly body?: unknown;
+  /** What a 2xx answer must be, said as `a peering (a JSON object)`, with its check. */
+  readonly expect?: Expect;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isPeering = (value: unknown): boolean => isObject(value) && typeof value['Name'] === 'string';
+const A_PEERING = { what: 'a peering (an object with a Name)', ok: isPeering };
+const PEERINGS = {
+  what: 'a list of peerings (objects with a Name)',
+  ok: (data: unknown) => Array.isArray(data) && data.every(isPeering),
+};
+const A_TOKEN = {
+  what: 'a generated token ({"PeeringToken": "..."})',
+  ok: (data: unknown) => isObject(data) && typeof data['PeeringToken'] === 'string',
+};
+
+/** Checks a 2xx answer against what the endpoint answers: `null` or a wrong shape is an `ApiError`. */
+function checked<T>(spec: Spec, result: Result<T>): Result<T> {
+  if (spec.expect === undefined || spec.expect.ok(result.data)) return result;
+  const text = JSON.stringify(result.data) ?? 'nothing';
+  throw new ApiError({
+    status: 200,
+    method: spec.method,
+    url: spec.path,
+    message: `The answer to ${spec.method} ${spec.path} is not ${spec.expect.what}: ${
+      text.length > 60 ? `${text.slice(0, 60)}...` : text
+    }.`,
+    body: result.data,
+    meta: result.meta,
+  });
 }
 
 function requireBody(body: unknown, what: string): Record<string, unknown> {
@@ -148,16 +185,19 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
   const partitionOf = (options: RequestOptions): string | undefined =>
     optionalPartition(options.partition, 'partition') ?? partition;
 
-  const send = <T>(spec: Spec, options: RequestOptions): Promise<Result<T>> =>
-    transport.request<T>({
-      method: spec.method,
-      path: spec.path,
-      query: spec.query,
-      ...(spec.body === undefined ? {} : { body: spec.body }),
-      ...(options.headers === undefined ? {} : { headers: options.headers }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-    });
+  const send = async <T>(spec: Spec, options: RequestOptions): Promise<Result<T>> =>
+    checked(
+      spec,
+      await transport.request<T>({
+        method: spec.method,
+        path: spec.path,
+        query: spec.query,
+        ...(spec.body === undefined ? {} : { body: spec.body }),
+        ...(options.headers === undefined ? {} : { headers: options.headers }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
+      }),
+    );
 
   // Validation errors become rejections, never synchronous throws.
   const call = <T>(build: () => Spec, options: RequestOptions): Promise<Result<T>> => {
@@ -168,9 +208,10 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
     }
   };
 
-  const readSpec = (path: string, options: ReadOptions): Spec => ({
+  const readSpec = (path: string, options: ReadOptions, expect: Expect): Spec => ({
     method: 'GET',
     path,
+    expect,
     query: {
       partition: partitionOf(options),
       index: optionalIndex(options.index),
@@ -211,6 +252,7 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
           method: 'POST',
           path: '/v1/peering/token',
           query: {},
+          expect: A_TOKEN,
           body: {
             PeerName: requirePeerName(input['PeerName'], 'PeerName'),
             ...(Partition === undefined ? {} : { Partition }),
@@ -242,10 +284,10 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
 
     read: Object.assign(
       (name: string, options: ReadOptions = {}) =>
-        call<Peering>(() => readSpec(namePath(name), options), options),
+        call<Peering>(() => readSpec(namePath(name), options, A_PEERING), options),
       {
         watch: (name: string, options: ReadOptions & WatchOptions = {}) =>
-          follow<Peering>(() => readSpec(namePath(name), options), options),
+          follow<Peering>(() => readSpec(namePath(name), options, A_PEERING), options),
       },
     ),
 
@@ -256,10 +298,11 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
       ),
 
     list: Object.assign(
-      (options: ReadOptions = {}) => call<Peering[]>(() => readSpec('/v1/peerings', options), options),
+      (options: ReadOptions = {}) =>
+        call<Peering[]>(() => readSpec('/v1/peerings', options, PEERINGS), options),
       {
         watch: (options: ReadOptions & WatchOptions = {}) =>
-          follow<Peering[]>(() => readSpec('/v1/peerings', options), options),
+          follow<Peering[]>(() => readSpec('/v1/peerings', options, PEERINGS), options),
       },
     ),
   };

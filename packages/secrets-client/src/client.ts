@@ -6,7 +6,7 @@ import {
   type TransportOptions,
 } from '@sked/http';
 
-import { call } from './internal/request.js';
+import { call, isObject, unusableAnswer } from './internal/request.js';
 import { mountPath } from './internal/validate.js';
 import { createLdapApi, type LdapApi } from './ldap.js';
 import type { CallOptions, TokenLookup } from './options.js';
@@ -66,7 +66,9 @@ function build(transport: Transport, mount: string): SecretsClient {
     token: {
       async lookupSelf(options) {
         const envelope = await call<TokenLookup>(transport, 'GET', '/v1/auth/token/lookup-self', options);
-        if (envelope === undefined) throw new TypeError('the server answered lookup-self without a body');
+        if (envelope === undefined || !isObject(envelope.data)) {
+          throw unusableAnswer('GET', '/v1/auth/token/lookup-self', 'a token (data)', envelope?.data);
+        }
         return envelope.data;
       },
     },

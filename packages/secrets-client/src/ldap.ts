@@ -9,7 +9,7 @@ import {
 } from '@sked/model';
 
 import { InvalidRequestError } from './errors.js';
-import { call, segment } from './internal/request.js';
+import { call, isObject, segment, unusableAnswer } from './internal/request.js';
 import { joinList, requireName } from './internal/validate.js';
 import type { CallOptions } from './options.js';
 
@@ -169,11 +169,19 @@ function recordsApi<R, I>(
       const envelope = await call<{ keys: string[] }>(transport, 'LIST', `${base}/${kind}`, options, {
         missingIsUndefined: true,
       });
-      return envelope?.data.keys ?? [];
+      if (envelope === undefined) return [];
+      const keys = isObject(envelope.data) ? envelope.data['keys'] : undefined;
+      if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) {
+        throw unusableAnswer('LIST', `${base}/${kind}`, 'a list of names (data.keys)', envelope.data);
+      }
+      return keys;
     },
     async read(name, options) {
       const path = `${base}/${kind}/${segment(requireName(parameter, name))}`;
       const envelope = await call<R>(transport, 'GET', path, options, { missingIsUndefined: true });
+      if (envelope !== undefined && !isObject(envelope.data)) {
+        throw unusableAnswer('GET', path, `a ${kind === 'groups' ? 'group' : 'user'} (data)`, envelope.data);
+      }
       return envelope?.data;
     },
     async write(name, record, options) {
@@ -212,6 +220,9 @@ export function createLdapApi(transport: Transport, mountPath: string): LdapApi 
         const envelope = await call<LdapConfig>(transport, 'GET', `${base}/config`, options);
         if (envelope === undefined)
           throw new InvalidRequestError('the server answered no configuration.', 'config');
+        if (!isObject(envelope.data)) {
+          throw unusableAnswer('GET', `${base}/config`, 'a configuration (data)', envelope.data);
+        }
         return envelope.data;
       },
       async write(config, options) {
@@ -232,6 +243,9 @@ export function createLdapApi(transport: Transport, mountPath: string): LdapApi 
       const envelope = await call<null, LdapAuth>(transport, 'POST', path, options, { body: { password } });
       if (envelope?.auth === undefined || envelope.auth === null) {
         throw new InvalidRequestError('the server answered the login without an auth object.', 'auth');
+      }
+      if (!isObject(envelope.auth) || typeof envelope.auth['client_token'] !== 'string') {
+        throw unusableAnswer('POST', path, 'a login (auth with a client_token)', envelope.auth);
       }
       return envelope.auth;
     },

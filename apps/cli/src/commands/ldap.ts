@@ -1,11 +1,9 @@
-import { text } from 'node:stream/consumers';
-
 import type { LdapConfigRequest } from '@sked/secrets-client';
 import { Command } from 'commander';
 
 import { CliError } from '../errors.js';
 import { handler, parsePairs } from '../handler.js';
-import { readInput } from '../job-file.js';
+import { readInput, readStdin } from '../job-file.js';
 import { toJson } from '../output.js';
 import { secretsContext, secretsErrors, type SecretsContext } from '../secrets-context.js';
 
@@ -39,7 +37,7 @@ async function readPairs(pairs: readonly string[]): Promise<Record<string, strin
     if (value === '-') {
       if (stdinUsed) throw new CliError('Only one value can come from stdin (key=-).');
       stdinUsed = true;
-      raw[key] = (await text(process.stdin)).replace(/\r?\n$/, '');
+      raw[key] = (await readStdin(`value of ${key}`)).replace(/\r?\n$/, '');
     } else if (value.startsWith('@')) raw[key] = await readInput(value.slice(1), `file for ${key}`);
   }
   return raw;

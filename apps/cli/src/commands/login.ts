@@ -1,10 +1,9 @@
-import { text } from 'node:stream/consumers';
-
 import type { LdapAuth } from '@sked/secrets-client';
 import { Command } from 'commander';
 
 import { CliError } from '../errors.js';
 import { handler } from '../handler.js';
+import { readStdin } from '../job-file.js';
 import { toJson } from '../output.js';
 import { kvTable } from './ldap.js';
 import { secretsContext, secretsErrors } from '../secrets-context.js';
@@ -21,7 +20,7 @@ export function duration(seconds: number): string {
 
 async function readPassword(fromStdin: boolean): Promise<string> {
   if (fromStdin) {
-    const value = (await text(process.stdin)).replace(/\r?\n$/, '');
+    const value = (await readStdin('password')).replace(/\r?\n$/, '');
     if (value === '')
       throw new CliError('No password on stdin.', {
         hint: 'Pipe it in: printf %s "$PASS" | sked login ldap -u NAME --password-stdin',

@@ -1,6 +1,7 @@
 import { PeeringState } from '@sked/model';
 import { WebSocket } from 'ws';
-import { badRequest } from '../http/errors.js';
+import { badRequest, HttpError } from '../http/errors.js';
+import { callPeer, MAX_PEER_ANSWER, PeerCallError, type PeerAnswer } from './peer-http.js';
 import type { StoredPeering } from './store.js';
 import { MAX_STREAM_MESSAGE, type StreamHub } from './streams.js';
 
@@ -40,54 +41,57 @@ export interface ExchangeLimits {
 /** Default establishment limits: 2 s per address, 5 s in all. */
 export const DEFAULT_EXCHANGE_LIMITS: ExchangeLimits = { perAddressMs: 2000, totalMs: 5000 };
 
-function describeFailure(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
-  if (error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return 'no answer in time';
-  }
-  if (cause?.code === 'ECONNREFUSED') return 'connection refused';
-  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return 'unknown host';
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-}
-
 /**
  * Proves the token's secret to the accepting server: tries its addresses in order until one
- * answers, within the time limits.
+ * answers, within the time limits. Each call's connection is closed when its answer is read, when
+ * its time is up, when its answer passes {@link MAX_PEER_ANSWER} bytes or when `signal` aborts.
  * @param addresses - The token's addresses.
  * @param body - The exchange request.
  * @param limits - Time limits.
+ * @param signal - The caller gives up (the establish request's client went away, the server stops).
  * @returns The stream secret the accepting side issued.
  * @throws 400 when no address answers in time (naming each address and why) or the accepting side
- * refuses (quoting its reason).
+ * refuses (quoting its reason); 503 when `signal` aborts.
  */
 export async function exchange(
   addresses: readonly string[],
   body: ExchangeRequest,
   limits: ExchangeLimits = DEFAULT_EXCHANGE_LIMITS,
+  signal?: AbortSignal,
 ): Promise<string> {
   const deadline = Date.now() + limits.totalMs;
   const failures: string[] = [];
+  const payload = JSON.stringify(body);
   for (const address of addresses) {
     const left = deadline - Date.now();
     if (left <= 0) {
       failures.push(`${address}: not tried, out of time`);
       continue;
     }
-    let response: Response;
+    let answer: PeerAnswer;
     try {
-      response = await fetch(`http://${address}${EXCHANGE_PATH}`, {
+      answer = await callPeer({
+        address,
         method: 'POST',
+        path: EXCHANGE_PATH,
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(Math.min(limits.perAddressMs, left)),
+        body: payload,
+        timeoutMs: Math.min(limits.perAddressMs, left),
+        maxBytes: MAX_PEER_ANSWER,
+        signal,
       });
     } catch (error) {
-      failures.push(`${address}: ${describeFailure(error)}`);
+      if (error instanceof PeerCallError && error.reason === 'aborted') {
+        throw new HttpError(
+          503,
+          'The establishment was cancelled: the client went away or the server is stopping',
+        );
+      }
+      failures.push(`${address}: ${error instanceof Error ? error.message : String(error)}`);
       continue;
     }
-    const text = (await response.text().catch(() => '')).slice(0, 500);
-    if (response.status === 200) {
+    const text = answer.text.slice(0, 500);
+    if (answer.status === 200) {
       let secret: unknown;
       try {
         secret = (JSON.parse(text) as { StreamSecret?: unknown }).StreamSecret;
@@ -98,12 +102,12 @@ export async function exchange(
       failures.push(`${address}: the answer is not a peering exchange (is it a mesh service address?)`);
       continue;
     }
-    if (response.status === 400 || response.status === 403) {
+    if (answer.status === 400 || answer.status === 403) {
       throw badRequest(
-        `The peer cluster refused the establishment: ${text.trim() || `status ${response.status}`}`,
+        `The peer cluster refused the establishment: ${text.trim() || `status ${answer.status}`}`,
       );
     }
-    failures.push(`${address}: status ${response.status} (is it a mesh service address?)`);
+    failures.push(`${address}: status ${answer.status} (is it a mesh service address?)`);
   }
   throw badRequest(`Could not reach the peer cluster at the token's addresses: ${failures.join('; ')}`);
 }
@@ -175,16 +179,15 @@ export function createDialer(options: DialerOptions): Dialer {
     signal: AbortSignal,
   ): Promise<Outcome> => {
     try {
-      const response = await fetch(`http://${address}${TERMINATE_PATH}`, {
+      const answer = await callPeer({
+        address,
         method: 'POST',
+        path: TERMINATE_PATH,
         headers: authHeaders(peering),
-        redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]),
+        timeoutMs: 2000,
+        signal,
       });
-      await response.body?.cancel();
-      return response.status === 200 || response.status === 404 || response.status === 410
-        ? 'delivered'
-        : 'failed';
+      return answer.status === 200 || answer.status === 404 || answer.status === 410 ? 'delivered' : 'failed';
     } catch {
       return 'failed';
     }

@@ -45,6 +45,14 @@ export function generateToken(ctx: MeshContext, body: PeeringGenerateTokenReques
       if (problem !== undefined) throw badRequest(`ServerExternalAddresses[${i}]: ${problem}`);
     });
   }
+  if (ctx.establishing.has(name)) {
+    // the establishment stores a dialing record under this name when it succeeds: a token handed
+    // out now would be overwritten by it and refused forever
+    throw badRequest(
+      `An establishment of ${JSON.stringify(name)} with a peer's token is in progress on this server: ` +
+        'a token for that name would conflict with it; wait for it to finish and delete that peering first',
+    );
+  }
   const existing = ctx.store.get(DEFAULT_PARTITION, name);
   if (existing !== undefined) {
     if (existing.State === PeeringState.Terminated) {
@@ -92,10 +100,17 @@ export function generateToken(ctx: MeshContext, body: PeeringGenerateTokenReques
 /**
  * `POST /v1/peering/establish`: exchanges the token's one-time secret with the peer for a stream
  * secret, stores the dialing side and starts its stream.
+ * While it runs, the name is reserved: a token generation or another establishment for it is
+ * refused (400), so no record is overwritten under them.
  * @param ctx - The service.
  * @param body - The request.
+ * @param signal - The caller gives up: the exchange is cancelled and its connection closed.
  */
-export async function establishPeering(ctx: MeshContext, body: PeeringEstablishRequest): Promise<void> {
+export async function establishPeering(
+  ctx: MeshContext,
+  body: PeeringEstablishRequest,
+  signal?: AbortSignal,
+): Promise<void> {
   const name = body.PeerName;
   const token = decodeToken(body.PeeringToken);
   if (token.ServerName === ctx.serverName) {
@@ -126,7 +141,11 @@ export async function establishPeering(ctx: MeshContext, body: PeeringEstablishR
         Remote: { Partition: DEFAULT_PARTITION, Datacenter: ctx.datacenter },
       },
       ctx.exchangeLimits,
+      signal,
     );
+    if (ctx.store.get(DEFAULT_PARTITION, name) !== undefined) {
+      throw badRequest(`A peering named ${JSON.stringify(name)} was created meanwhile; delete it first`);
+    }
     ctx.put({
       ID: id,
       Name: name,

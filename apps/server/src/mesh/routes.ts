@@ -67,7 +67,18 @@ export function registerPeeringRoutes(app: FastifyInstance, ctx: MeshRouteContex
     const name = checkNamedBody(request.body);
     requirePeering(principal, name, 'write');
     const body = validateBody(PeeringEstablishRequest, request.body);
-    await service.establish({ ...body, PeerName: name });
+    // the exchange with the peer is cancelled (its connection closed) when the client goes away
+    // before the answer or the server stops
+    const gaveUp = new AbortController();
+    const onClose = (): void => {
+      if (!reply.raw.writableFinished) gaveUp.abort();
+    };
+    reply.raw.once('close', onClose);
+    try {
+      await service.establish({ ...body, PeerName: name }, AbortSignal.any([gaveUp.signal, ctx.shutdown]));
+    } finally {
+      reply.raw.removeListener('close', onClose);
+    }
     return sendJson(request, reply, {});
   });
 

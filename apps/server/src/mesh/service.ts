@@ -50,8 +50,8 @@ export interface MeshService {
   setAddresses(addresses: readonly string[]): void;
   /** `POST /v1/peering/token`: creates or rotates; returns the token. */
   generateToken(body: PeeringGenerateTokenRequest): string;
-  /** `POST /v1/peering/establish`. */
-  establish(body: PeeringEstablishRequest): Promise<void>;
+  /** `POST /v1/peering/establish`; `signal`: the caller gives up (the exchange is cancelled). */
+  establish(body: PeeringEstablishRequest, signal?: AbortSignal): Promise<void>;
   /** `GET /v1/peering/:name`. */
   read(name: string): Peering | undefined;
   /** `GET /v1/peerings`, ordered by name. */
@@ -174,7 +174,7 @@ export function createMeshService(options: MeshServiceOptions): MeshService {
     },
 
     generateToken: (body) => generateToken(ctx, body),
-    establish: (body) => establishPeering(ctx, body),
+    establish: (body, signal) => establishPeering(ctx, body, signal),
     acceptExchange: (body) => acceptExchange(ctx, body),
 
     read(name) {
