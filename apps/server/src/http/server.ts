@@ -11,6 +11,7 @@ import { ClusterError, createCluster, type Cluster } from '../scheduler/core/ind
 import { createEventBroker, registerEventStreamRoute, type EventBroker } from '../scheduler/events/index.js';
 import {
   assertExecExposureAllowed,
+  detectExecSandbox,
   registerExecRoute,
   type ExecAllocation,
 } from '../scheduler/exec/index.js';
@@ -283,6 +284,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   registerExecRoute(app, {
     acl,
     region,
+    sandbox: options.execSandbox === false ? undefined : detectExecSandbox(),
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });

@@ -45,14 +45,16 @@ export function registerSchedulerRoutes(app: FastifyInstance, ctx: SchedulerRout
  * @param app - The scheduling service's fastify instance.
  */
 function refuseControlCharactersInIds(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const params = request.params as Readonly<Record<string, unknown>> | undefined;
     for (const value of Object.values(params ?? {})) {
       if (typeof value === 'string' && hasControlCharacter(value)) {
-        throw badRequest(
-          `Invalid ID ${JSON.stringify(value.slice(0, 200))}: it contains a control character`,
+        done(
+          badRequest(`Invalid ID ${JSON.stringify(value.slice(0, 200))}: it contains a control character`),
         );
+        return;
       }
     }
+    done();
   });
 }
