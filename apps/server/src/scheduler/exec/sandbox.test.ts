@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureAptPackages } from '@sked/testkit/apt';
@@ -190,6 +190,46 @@ describe('exec into a mock task, sandboxed', () => {
     ]);
     expect(result.stdout).toBe(`${server.scheduler.cluster.taskDir(mine, 'worker')}\nhi\nread-only\n`);
     expect(result.exitCode).toBe(0);
+  });
+});
+
+/** PIDs of host processes whose command line is exactly `argv`. */
+function processesRunning(argv: string[]): number[] {
+  const wanted = `${argv.join('\0')}\0`;
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8') === wanted;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('exec sandbox lifetime', () => {
+  it('a client that goes away takes the sandboxed command with it', async () => {
+    const started = await start(true);
+    try {
+      const mine = started.allocs.get('default') ?? '';
+      const argv = ['/usr/bin/sleep', `${300 + (process.pid % 600)}.5`];
+      const url = new URL(`/v1/client/allocation/${mine}/exec`, started.server.scheduler.url);
+      url.protocol = 'ws:';
+      url.searchParams.set('task', 'worker');
+      url.searchParams.set('command', JSON.stringify(argv));
+      url.searchParams.set('ws_handshake', 'true');
+      const socket = new WebSocket(url);
+      socket.addEventListener('open', () =>
+        socket.send(JSON.stringify({ version: 1, auth_token: DEFAULT_EXEC })),
+      );
+      await until(async () => (processesRunning(argv).length > 0 ? true : undefined));
+      socket.close();
+      await until(async () => (processesRunning(argv).length === 0 ? true : undefined));
+      expect(processesRunning(argv)).toEqual([]);
+    } finally {
+      await started.server.close();
+    }
   });
 });
 
