@@ -232,6 +232,18 @@ describe('checkLocalOnly', () => {
     expect(at('127.0.0.1:1', { origin: 'null' }, 'PUT')?.status).toBe(403);
     expect(at('127.0.0.1:1', { origin: 'http://127.0.0.1:1' }, 'PUT')).toBeUndefined();
     expect(at('127.0.0.1:1', { origin: 'http://127.0.0.1:2', upgrade: 'websocket' })?.status).toBe(403);
+    // a page behind a proxy under an allowed name
+    expect(at('127.0.0.1:1', { origin: 'https://build.example' }, 'POST')).toBeUndefined();
+    expect(
+      checkLocalOnly(
+        {
+          method: 'POST',
+          headers: { host: 'localhost', origin: 'http://evil.example' },
+          localAddress: undefined,
+        },
+        { allowedHosts: ['*'] },
+      )?.status,
+    ).toBe(403);
   });
 
   it('reads host names', () => {

@@ -89,8 +89,9 @@ function isUpgrade(request: Pick<LocalOnlyRequest, 'headers'>): boolean {
  * 1. `Host` (when present) must name the listener's own address, a loopback name or address (any
  *    port), or an allowed host: otherwise 403, which defeats DNS rebinding;
  * 2. a state-changing request (any method but GET, HEAD and OPTIONS) and a WebSocket upgrade with an
- *    `Origin` must come from the origin the request is addressed to (`Origin` host equal to `Host`):
- *    otherwise 403. No `Origin` (clients outside browsers) is fine.
+ *    `Origin` must come from the origin the request is addressed to (`Origin` host equal to `Host`)
+ *    or from a page served under an allowed host (a proxy's name; `*` does not count): otherwise
+ *    403. No `Origin` (clients outside browsers) is fine.
  * @param request - Method, headers and the connection's local address.
  * @param options - The allowed hosts.
  * @returns Undefined when the request may go on; else the refusal's status and message.
@@ -114,15 +115,25 @@ export function checkLocalOnly(
     return undefined;
   }
   let originHost: string | undefined;
+  let originName: string | undefined;
   try {
     const url = new URL(origin);
-    if (url.protocol === 'http:' || url.protocol === 'https:') originHost = url.host.toLowerCase();
+    if (url.protocol === 'http:' || url.protocol === 'https:') {
+      originHost = url.host.toLowerCase();
+      originName = plainAddress(url.hostname);
+    }
   } catch {
     originHost = undefined;
   }
   if (originHost !== undefined && host !== undefined && originHost === host.trim().toLowerCase()) {
     return undefined;
   }
+  // a page served under an allowed host name (a proxy in front of the server) is not a stranger;
+  // `*` allows any Host, never any Origin
+  const named = (options.allowedHosts ?? []).some(
+    (allowed) => allowed.trim() !== '*' && plainAddress(hostnameOf(allowed) ?? allowed) === originName,
+  );
+  if (originName !== undefined && named) return undefined;
   return {
     status: 403,
     message: `Origin ${JSON.stringify(origin.slice(0, 200))} is not allowed: requests that change state and WebSocket connections are accepted only from the server's own origin`,
