@@ -223,9 +223,9 @@ describe('exec sandbox lifetime', () => {
       socket.addEventListener('open', () =>
         socket.send(JSON.stringify({ version: 1, auth_token: DEFAULT_EXEC })),
       );
-      await until(async () => (processesRunning(argv).length > 0 ? true : undefined));
+      await until(() => Promise.resolve(processesRunning(argv).length > 0 ? true : undefined));
       socket.close();
-      await until(async () => (processesRunning(argv).length === 0 ? true : undefined));
+      await until(() => Promise.resolve(processesRunning(argv).length === 0 ? true : undefined));
       expect(processesRunning(argv)).toEqual([]);
     } finally {
       await started.server.close();
