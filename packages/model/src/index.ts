@@ -219,6 +219,12 @@ export { JobDefaults, JobTypeDefaults, canonicalizeJob } from './canonicalize.js
 export type { CanonicalizeJobOptions, JobTypePolicyDefaults } from './canonicalize.js';
 // Semantic job validation and cron specs
 export { jobProblems } from './job-problems.js';
+export {
+  hasControlCharacter,
+  NAMESPACE_NAME_PATTERN,
+  namespaceNameProblem,
+  pathEscapesTaskDir,
+} from './names.js';
 export { cronProblem, nextCronLaunch, parseCron } from './cron.js';
 export type { CronSpec } from './cron.js';
 // Helpers types used in the inferred schema types

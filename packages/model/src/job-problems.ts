@@ -13,6 +13,7 @@ import { ValidationError } from './errors.js';
 import { JobShape } from './internal/job-shape.js';
 import type { SchedulerJob } from './job.js';
 import { JobType, SchedulerJobType } from './job-types.js';
+import { hasControlCharacter, namespaceNameProblem, pathEscapesTaskDir } from './names.js';
 import { matches, validate, type ValidationProblem } from './validate.js';
 
 type Shape = Static<typeof JobShape>;
@@ -31,14 +32,18 @@ const PAYLOADS: readonly string[] = ['optional', 'required', 'forbidden'];
  * sentence (`Task group "web" task "server" memory must be at least 10 MB, got 5.`). The service answers a
  * job with problems with a 400 `Job validation failed: ` followed by the messages joined by spaces.
  *
- * Checked: the job ID (present, no whitespace or null character, at most 128 characters), the type (one of
+ * Checked: the job ID (present, no whitespace, null or other control character, at most 128 characters), the
+ * namespace name (letters, digits and `-`, 1-128 characters: {@link namespaceNameProblem}), the type (one of
  * {@link SchedulerJobType}), the priority (an integer in [1, 100]), at least one task group; every
  * constraint's operand (one of {@link ConstraintOperands}) and that a `regexp` one compiles; the
  * parameterized payload (`optional`, `required` or `forbidden`); the periodic spec (present, of type
  * `cron`, parsed by {@link parseCron}); per group a unique non-empty name, a non-negative integer count, at
  * least one task, restart mode `fail` or `delay`, reschedule delay function `constant`, `exponential` or
  * `fibonacci`, canaries only in a service job, at most one leader task; per task a unique non-empty name
- * without a path separator or `..`, a driver, at least 1 MHz of CPU and 10 MB of memory.
+ * without a path separator, `..` or control character, a driver, at least 1 MHz of CPU and 10 MB of memory,
+ * and host paths that stay inside the task directory ({@link pathEscapesTaskDir}: the dispatch payload
+ * file, template and artifact destinations, volume mount destinations), with the service's message
+ * `destination escapes allocation directory`. Group names hold no control character.
  *
  * Pure: reads the job, never changes it.
  *
@@ -81,8 +86,12 @@ function jobFields(job: Shape, add: Add): void {
   else {
     if (/\s/.test(job.ID)) add('/ID', `Job ID "${job.ID}" contains a space.`);
     if (job.ID.includes('\u0000')) add('/ID', `Job ID contains a null character.`);
+    else if (hasControlCharacter(job.ID) && !/\s/.test(job.ID))
+      add('/ID', `Job ID ${JSON.stringify(job.ID)} contains a control character.`);
     if (job.ID.length > 128) add('/ID', `Job ID must be at most 128 characters, got ${job.ID.length}.`);
   }
+  const namespace = job.Namespace === undefined ? undefined : namespaceNameProblem(job.Namespace);
+  if (namespace !== undefined) add('/Namespace', namespace);
   if (!JOB_TYPES.includes(job.Type))
     add('/Type', `Invalid job type "${job.Type}": expected one of service, batch, sysbatch, system.`);
   if (!Number.isInteger(job.Priority) || job.Priority < 1 || job.Priority > 100)
@@ -110,6 +119,7 @@ function jobFields(job: Shape, add: Add): void {
 function groupProblems(job: Shape, g: Group, at: string, gi: number, names: Set<string>, add: Add): void {
   const where = g.Name ? `Task group "${g.Name}"` : `Task group ${gi + 1}`;
   if (g.Name === '') add(`${at}/Name`, `${where} is missing a name.`);
+  else if (hasControlCharacter(g.Name)) add(`${at}/Name`, `${where} name contains a control character.`);
   else if (names.has(g.Name)) add(`${at}/Name`, `${where} is defined more than once.`);
   names.add(g.Name);
   if (!Number.isInteger(g.Count) || g.Count < 0)
@@ -137,7 +147,9 @@ function groupProblems(job: Shape, g: Group, at: string, gi: number, names: Set<
     if (t.Name === '') add(`${tat}/Name`, `${tw} is missing a name.`);
     else if (tasks.has(t.Name)) add(`${tat}/Name`, `${tw} is defined more than once.`);
     else if (/[/\\]|\.\./.test(t.Name)) add(`${tat}/Name`, `${tw} name must not contain a path separator.`);
+    else if (hasControlCharacter(t.Name)) add(`${tat}/Name`, `${tw} name contains a control character.`);
     tasks.add(t.Name);
+    taskPathProblems(t, tat, tw, add);
     if (t.Driver === '') add(`${tat}/Driver`, `${tw} is missing a driver.`);
     if (t.Leader === true && ++leaders === 2) secondLeader = ti;
     if (t.Resources.CPU < 1)
@@ -169,4 +181,35 @@ function constraintProblems(list: ConstraintList, at: string, where: string, add
       }
     }
   });
+}
+
+type Task = Group['Tasks'][number];
+
+/**
+ * The host paths a task names (dispatch payload file, template and artifact destinations, volume
+ * mount destinations) must stay inside the task directory, in the service's words.
+ */
+function taskPathProblems(t: Task, at: string, where: string, add: Add): void {
+  const escapes = 'destination escapes allocation directory';
+  const file = t.DispatchPayload?.File;
+  if (file !== undefined && file !== '' && pathEscapesTaskDir('local', file))
+    add(
+      `${at}/DispatchPayload/File`,
+      `${where} dispatch payload validation failed: ${escapes} (${JSON.stringify(file)}).`,
+    );
+  const lists = [
+    ['Templates', 'DestPath', 'template'],
+    ['Artifacts', 'RelativeDest', 'artifact'],
+    ['VolumeMounts', 'Destination', 'volume mount'],
+  ] as const;
+  for (const [list, field, label] of lists) {
+    (t[list] ?? []).forEach((item, i) => {
+      const path = (item as Readonly<Record<string, string | undefined>>)[field];
+      if (path !== undefined && pathEscapesTaskDir('', path))
+        add(
+          `${at}/${list}/${i}/${field}`,
+          `${where} ${label} ${i + 1} validation failed: ${escapes} (${JSON.stringify(path)}).`,
+        );
+    });
+  }
 }

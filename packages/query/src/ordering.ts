@@ -25,6 +25,8 @@ export interface Ordering<T> {
 
 /** Separator between the parts of a sort key; below every printable character. */
 const SEP = '\u0000';
+/** Escape character of a namespace's NUL and \u0001 in a sort key. */
+const ESC = '\u0001';
 /** Width of a zero-padded create index in a sort key (2^53 has 16 digits; 20 covers uint64). */
 const INDEX_WIDTH = 20;
 
@@ -41,7 +43,35 @@ const INDEX_WIDTH = 20;
  * @since 0.1.0
  */
 export function namespaceIdKey(namespace: string, id: string): string {
-  return `${namespace}${SEP}${id}`;
+  return `${escapeKeyPart(namespace)}${SEP}${id}`;
+}
+
+/**
+ * A namespace as it goes into a sort key: `\u0000` becomes `\u0001\u0001` and `\u0001` becomes
+ * `\u0001\u0002`, so the escaped part holds no NUL (the first NUL of a key ends the namespace: two
+ * distinct (namespace, ID) pairs never share a key) and sorts as the namespace does. A namespace
+ * without these characters (every valid one) is unchanged.
+ */
+function escapeKeyPart(part: string): string {
+  if (!part.includes(SEP) && !part.includes(ESC)) return part;
+  let out = '';
+  for (const c of part) out += c === SEP ? `${ESC}${ESC}` : c === ESC ? `${ESC}\u0002` : c;
+  return out;
+}
+
+/**
+ * The namespace part of a `<namespace>.<id>` page token: `%` becomes `%25` and `.` becomes `%2E`,
+ * so that the token's first `.` ends the namespace whatever it holds. Valid namespace names
+ * (letters, digits, `-`) are unchanged.
+ */
+function tokenNamespace(namespace: string): string {
+  return /[%.]/.test(namespace) ? namespace.replace(/[%.]/g, (c) => (c === '%' ? '%25' : '%2E')) : namespace;
+}
+
+function untokenNamespace(part: string): string {
+  return part.includes('%')
+    ? part.replace(/%(25|2E)/gi, (_, hex: string) => (hex === '25' ? '%' : '.'))
+    : part;
 }
 
 /**
@@ -49,8 +79,9 @@ export function namespaceIdKey(namespace: string, id: string): string {
  *
  * @remarks
  * The identity of an item is its namespace and ID together ({@link namespaceIdKey}), because the same
- * ID may exist in two namespaces. A token is split at its first `.` (namespaces never contain one);
- * a token without a `.` is compared as given.
+ * ID may exist in two namespaces. A token is split at its first `.`: a namespace holding `.` or `%`
+ * (never a valid name) has them written `%2E` and `%25`, so the split is unambiguous whatever the
+ * names hold; a token without a `.` is compared as given.
  *
  * @typeParam T - An item with `Namespace` and `ID` fields.
  * @returns The ordering.
@@ -71,10 +102,10 @@ export function namespaceIdOrdering<
   return {
     id: (item) => namespaceIdKey(item.Namespace, item.ID),
     key: (item) => namespaceIdKey(item.Namespace, item.ID),
-    token: (item) => `${item.Namespace}.${item.ID}`,
+    token: (item) => `${tokenNamespace(item.Namespace)}.${item.ID}`,
     seek: (token) => {
       const dot = token.indexOf('.');
-      return dot < 0 ? token : namespaceIdKey(token.slice(0, dot), token.slice(dot + 1));
+      return dot < 0 ? token : namespaceIdKey(untokenNamespace(token.slice(0, dot)), token.slice(dot + 1));
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createServer as createTcpServer, connect, type Server as TcpServer, type Socket } from 'node:net';
+import { ensureAptPackages } from '@sked/testkit/apt';
 import type { Event } from '@sked/model';
 import {
   createClient,
@@ -312,6 +313,9 @@ describe('exec with ACLs on: token by header or by handshake', () => {
   let allocId: string;
 
   beforeAll(async () => {
+    // exec into a mock task with alloc-exec alone runs in the server's sandbox (bubblewrap);
+    // without it, such an exec would need alloc-node-exec
+    await ensureAptPackages({ name: 'bubblewrap', packages: ['bubblewrap'], paths: ['/usr/bin/bwrap'] });
     server = await startServer({
       bind: '127.0.0.1',
       schedulerPort: 0,
@@ -333,7 +337,7 @@ describe('exec with ACLs on: token by header or by handshake', () => {
         break;
       }
     }
-  });
+  }, 900_000);
   afterAll(async () => {
     await server.close();
   });

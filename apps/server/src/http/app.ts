@@ -163,15 +163,46 @@ export function exactJsonContentType(app: FastifyInstance): void {
 }
 
 /**
- * Parses every request body as JSON whatever its content type (an empty body is `undefined`); a
- * body that is not JSON, or nested deeper than `MAX_JSON_NESTING`, is a 400 `<prefix>: <reason>`
- * (the reason says where) and reaches no handler.
+ * Whether a `Content-Type` names JSON: `application/json`, `text/json` or a `+json` type.
+ * @param contentType - The header value (parameters allowed).
+ * @returns Whether it is a JSON media type.
+ */
+export function isJsonContentType(contentType: string): boolean {
+  const type = (contentType.split(';')[0] ?? '').trim().toLowerCase();
+  return type === 'application/json' || type === 'text/json' || /^application\/[^/]*\+json$/.test(type);
+}
+
+/**
+ * Whether a request comes from a browser: it carries `Origin` or a `Sec-Fetch-*` header, which
+ * browsers add and scripts of a page cannot remove.
+ */
+function fromBrowser(headers: FastifyRequest['headers']): boolean {
+  return headers.origin !== undefined || headers['sec-fetch-site'] !== undefined;
+}
+
+/**
+ * Parses a request body as JSON whatever its content type, as the service does (an empty body is
+ * `undefined`), except from a browser: a body a browser sends with a type other than JSON (the
+ * `text/plain` or form types a page can send without a CORS preflight) is a 415. A body that is not
+ * JSON, or nested deeper than `MAX_JSON_NESTING`, is a 400 `<prefix>: <reason>` (the reason says
+ * where) and reaches no handler.
  * @param app - A fastify instance.
  * @param prefix - Start of the 400 message.
  */
 export function acceptJsonBodies(app: FastifyInstance, prefix: string): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, body, done) => {
+    const contentType = request.headers['content-type'];
+    if (contentType !== undefined && fromBrowser(request.headers) && !isJsonContentType(contentType)) {
+      done(
+        new HttpError(
+          415,
+          `Unsupported media type ${JSON.stringify(contentType.slice(0, 100))}: a request body from a browser must be sent as application/json`,
+        ),
+        undefined,
+      );
+      return;
+    }
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') {
       done(null, undefined);

@@ -178,3 +178,21 @@ describe('parseCli: the root token outside the command line', () => {
     );
   });
 });
+
+describe('parseCli: local-only and exec sandbox flags', () => {
+  it('reads --allowed-host (repeatable) and --no-exec-sandbox', () => {
+    expect(
+      parseCli(['--allowed-host', 'sked.internal', '--allowed-host', '[fd00::1]', '--no-exec-sandbox']),
+    ).toEqual({
+      kind: 'run',
+      options: { allowedHosts: ['sked.internal', '[fd00::1]'], execSandbox: false },
+    });
+  });
+
+  it('refuses an --allowed-host that is not a host name', () => {
+    expect(parseCli(['--allowed-host', 'http://x/'])).toEqual({
+      kind: 'error',
+      message: '--allowed-host expects a host name or address, not "http://x/"',
+    });
+  });
+});

@@ -34,6 +34,10 @@ ${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default
                           every local user (ps, /proc/PID/cmdline). Without any of the three,
                           a token is generated and printed once
   --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ldap)
+  --allowed-host NAME     Also answer requests whose Host header names NAME (repeatable; besides
+                          the listener's own address and loopback names; * allows any host)
+  --no-exec-sandbox       Run exec commands on the host, not in a sandbox (exec into a mock task
+                          then needs alloc-node-exec, as raw_exec tasks do)
   -h, --help              Print this help and exit
 `;
 
@@ -100,6 +104,8 @@ export function parseCli(
         'secrets-root-token': { type: 'string' },
         'secrets-root-token-file': { type: 'string' },
         'ldap-mount': { type: 'string' },
+        'allowed-host': { type: 'string', multiple: true },
+        'no-exec-sandbox': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -174,6 +180,8 @@ export function parseCli(
   if (stateError !== undefined) return { kind: 'error', message: stateError };
   const secretsError = parseSecretsFlags(values, env, options);
   if (secretsError !== undefined) return { kind: 'error', message: secretsError };
+  const securityError = parseSecurityFlags(values, options);
+  if (securityError !== undefined) return { kind: 'error', message: securityError };
   return { kind: 'run', options };
 }
 
@@ -201,6 +209,21 @@ function readTokenFile(path: string): { token: string } | { error: string } {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+function parseSecurityFlags(
+  values: { 'allowed-host'?: string[]; 'no-exec-sandbox'?: boolean },
+  options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] },
+): string | undefined {
+  const hosts = values['allowed-host'] ?? [];
+  for (const host of hosts) {
+    if (!/^(\*|\[[0-9a-fA-F:.]+\]|[A-Za-z0-9_.:-]+)$/.test(host)) {
+      return `--allowed-host expects a host name or address, not ${JSON.stringify(host)}`;
+    }
+  }
+  if (hosts.length > 0) options.allowedHosts = hosts;
+  if (values['no-exec-sandbox'] === true) options.execSandbox = false;
+  return undefined;
 }
 
 function parseSecretsFlags(

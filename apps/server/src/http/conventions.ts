@@ -1,4 +1,4 @@
-import { FilterConflictMessage } from '@sked/model';
+import { FilterConflictMessage, namespaceNameProblem } from '@sked/model';
 
 import { badRequest } from './errors.js';
 
@@ -81,10 +81,27 @@ export function queryUint(query: Query, name: string, fallback: number): number 
  * The target namespace: `namespace`, `default` when absent or empty.
  * @param query - The parsed query string.
  * @returns The namespace (may be `*`).
+ * @throws 400 `Invalid namespace name "<name>": must match regex ...` for a name the service would
+ *   never create (letters, digits and `-`, 1-128 characters), so no NUL or dot reaches a key.
  */
 export function readNamespace(query: Query): string {
   const value = queryString(query, 'namespace');
-  return value === undefined || value === '' ? 'default' : value;
+  if (value === undefined || value === '') return 'default';
+  return checkNamespaceName(value, { wildcard: true });
+}
+
+/**
+ * Checks a namespace name as the service does (letters, digits and `-`, 1-128 characters).
+ * @param name - The name, from a query parameter or a body.
+ * @param options - `wildcard`: `*` (every namespace, for reads) is accepted too.
+ * @returns The name.
+ * @throws 400 with the service's message when it is not a valid name.
+ */
+export function checkNamespaceName(name: string, options: { wildcard: boolean }): string {
+  if (options.wildcard && name === '*') return name;
+  const problem = namespaceNameProblem(name);
+  if (problem !== undefined) throw badRequest(problem.replace(/\.$/, ''));
+  return name;
 }
 
 /**

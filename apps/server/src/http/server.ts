@@ -11,6 +11,7 @@ import { ClusterError, createCluster, type Cluster } from '../scheduler/core/ind
 import { createEventBroker, registerEventStreamRoute, type EventBroker } from '../scheduler/events/index.js';
 import {
   assertExecExposureAllowed,
+  detectExecSandbox,
   registerExecRoute,
   type ExecAllocation,
 } from '../scheduler/exec/index.js';
@@ -21,6 +22,7 @@ import { listenSecrets, type SecretsListener } from '../secrets/listen.js';
 import { createHttpApp, DEFAULT_MAX_BODY } from './app.js';
 import { loadDemo } from './demo.js';
 import { hostForUrl } from './listen.js';
+import { guardLocalOnly } from './local-only.js';
 import { startMeshListener, type MeshListener, type MeshService } from '../mesh/index.js';
 import { openDurable, type Durable } from '../durable/index.js';
 import type { GcOptions } from '../scheduler/core/index.js';
@@ -75,6 +77,18 @@ export interface StartServerOptions {
   readonly secretsRootToken?: string;
   /** Mount of the LDAP auth method under `auth/`. @defaultValue `ldap` */
   readonly ldapMount?: string;
+  /**
+   * Host names accepted in the `Host` header of every listener besides the listener's own address
+   * and the loopback names and addresses (`--allowed-host`; `*` accepts any). @defaultValue none
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Run exec commands (into `mock` tasks) in a sandbox (bubblewrap: own user, mount and PID
+   * namespaces, the task directory and a read-only system only). `false` (`--no-exec-sandbox`) runs
+   * them on the host, and exec into a `mock` task then needs `alloc-node-exec`.
+   * @defaultValue true (the sandbox when `bwrap` works on this machine)
+   */
+  readonly execSandbox?: boolean;
 }
 
 /** A running server. */
@@ -213,12 +227,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const broker = createEventBroker();
   const { durable, cluster } = openCluster(options, broker, region);
   const shutdown = new AbortController();
+  const localOnly = { allowedHosts: options.allowedHosts ?? [] };
   const app = createHttpApp({
     maxBody: options.maxBody ?? DEFAULT_MAX_BODY,
     mapError: (error) =>
       ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
     readIndex: () => cluster.store.index,
   });
+  guardLocalOnly(app, localOnly);
   // Nothing leaves the process before it is durable: a write is answered once its commit is on
   // disk, and a read never shows what a crash could still undo.
   app.addHook('onSend', (_request, _reply, payload, done) => {
@@ -249,6 +265,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     durable?.close();
     throw error;
   }
+  guardLocalOnly(secretsService.app, localOnly);
   const ctx = {
     cluster,
     acl,
@@ -267,6 +284,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   registerExecRoute(app, {
     acl,
     region,
+    sandbox: options.execSandbox === false ? undefined : detectExecSandbox(),
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
@@ -295,6 +313,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       stateFile: options.meshStateFile,
       store: options.meshStateFile === undefined ? durable?.mesh : undefined,
       cleanupMs: options.meshCleanupMs,
+      localOnly,
     });
     const meshListener = mesh;
     const address = app.server.address();

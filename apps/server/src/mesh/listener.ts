@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createHttpApp, DEFAULT_MAX_BODY } from '../http/app.js';
 import { gracefulClose, hostForUrl, listeningPort } from '../http/listen.js';
+import { guardLocalOnly, type LocalOnlyOptions } from '../http/local-only.js';
 import type { Acl } from '../scheduler/acl/index.js';
 import type { ExchangeLimits } from './dialer.js';
 import { createFilePeeringStore } from './file-store.js';
@@ -31,6 +32,8 @@ export interface MeshListenerOptions {
   readonly cleanupMs?: number | undefined;
   /** Establishment time limits. @defaultValue 2 s per address, 5 s in all */
   readonly exchangeLimits?: ExchangeLimits | undefined;
+  /** Hosts accepted besides the listener's own address and loopback (see `guardLocalOnly`). */
+  readonly localOnly?: LocalOnlyOptions | undefined;
 }
 
 /** A running mesh listener. */
@@ -66,6 +69,7 @@ export async function startMeshListener(options: MeshListenerOptions): Promise<M
   });
   const shutdown = new AbortController();
   const app = createHttpApp({ maxBody: options.maxBody ?? DEFAULT_MAX_BODY });
+  guardLocalOnly(app, options.localOnly ?? {});
   app.addHook('preClose', (done) => {
     shutdown.abort();
     service.close();

@@ -15,9 +15,16 @@ const Constraints = Type.Optional(
 );
 const RestartPolicy = Type.Optional(Nullable(Type.Object({ Mode: Type.String() })));
 
+const Paths = (field: string) =>
+  Type.Optional(Nullable(Type.Array(Type.Object({ [field]: Type.Optional(Type.String()) }))));
+
 const TaskShape = Type.Object({
   Name: Type.String(),
   Driver: Type.String(),
+  DispatchPayload: Type.Optional(Nullable(Type.Object({ File: Type.Optional(Type.String()) }))),
+  Templates: Paths('DestPath'),
+  Artifacts: Paths('RelativeDest'),
+  VolumeMounts: Paths('Destination'),
   Leader: Type.Optional(Type.Boolean()),
   Resources: Type.Object({ CPU: Type.Number(), MemoryMB: Type.Number() }),
   Constraints,
@@ -41,6 +48,7 @@ const GroupShape = Type.Object({
  */
 export const JobShape = Type.Object({
   ID: Type.String(),
+  Namespace: Type.Optional(Type.String()),
   Type: Type.String(),
   Priority: Type.Number(),
   Constraints,

@@ -70,6 +70,8 @@ export interface EventBroker {
     readonly index: number;
     readonly topics: TopicFilter;
     readonly namespace: string;
+    /** Keeps only the events this returns true for (the subscriber's ACL, checked per event). */
+    readonly allow?: (event: StreamEvent) => boolean;
   }): EventSubscription;
   /** Current counters. */
   stats(): EventBrokerStats;
@@ -105,8 +107,14 @@ function encodedEvent(entry: Entry, i: number): string {
   return json;
 }
 
-function lineFor(entry: Entry, topics: TopicFilter, namespace: string, all: boolean): string | undefined {
-  if (all) {
+function lineFor(
+  entry: Entry,
+  topics: TopicFilter,
+  namespace: string,
+  all: boolean,
+  allow: ((event: StreamEvent) => boolean) | undefined,
+): string | undefined {
+  if (all && allow === undefined) {
     if (entry.full === undefined) {
       const parts = entry.events.map((_, i) => encodedEvent(entry, i));
       entry.full = `{"Index":${entry.index},"Events":[${parts.join(',')}]}\n`;
@@ -116,7 +124,12 @@ function lineFor(entry: Entry, topics: TopicFilter, namespace: string, all: bool
   const parts: string[] = [];
   for (let i = 0; i < entry.events.length; i += 1) {
     const event = entry.events[i];
-    if (event !== undefined && matchesEvent(topics, namespace, event)) parts.push(encodedEvent(entry, i));
+    if (
+      event !== undefined &&
+      matchesEvent(topics, namespace, event) &&
+      (allow === undefined || allow(event))
+    )
+      parts.push(encodedEvent(entry, i));
   }
   if (parts.length === 0) return undefined;
   if (parts.length === entry.events.length) {
@@ -193,7 +206,7 @@ export function createEventBroker(options: EventBrokerOptions = {}): EventBroker
     cursors.delete(cursor);
   };
 
-  const subscribe: EventBroker['subscribe'] = ({ index, topics, namespace }) => {
+  const subscribe: EventBroker['subscribe'] = ({ index, topics, namespace, allow }) => {
     const all = isAllTopics(topics, namespace);
     const cursor: Cursor = {
       state: closed ? 'closed' : 'open',
@@ -222,7 +235,7 @@ export function createEventBroker(options: EventBrokerOptions = {}): EventBroker
           const entry = entryAt(cursor.seq);
           cursor.seq += 1;
           if (entry === undefined) continue;
-          const line = lineFor(entry, topics, namespace, all);
+          const line = lineFor(entry, topics, namespace, all, allow);
           if (line !== undefined) {
             cursor.lastIndex = entry.index;
             return { kind: 'line', index: entry.index, line };

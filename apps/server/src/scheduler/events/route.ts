@@ -5,7 +5,8 @@ import { secretFromHeaders } from '../acl/index.js';
 import { createEventBroker, type EventBroker, type EventBrokerOptions } from './broker.js';
 import { pipeEventStream, type EventStreamHandle } from './stream.js';
 import { parseTopics, topicRequirements, type TopicRequirement } from './topics.js';
-import type { EventBatch } from './types.js';
+import type { EventBatch, StreamEvent } from './types.js';
+import { checkNamespaceName } from '../../http/conventions.js';
 
 /** Default interval between heartbeats of the event stream: 10 s. */
 export const DEFAULT_EVENT_HEARTBEAT_MS = 10_000;
@@ -102,17 +103,30 @@ export function registerEventStreamRoute(app: FastifyInstance, ctx: EventStreamC
     if (!topics.ok) throw new HttpError(400, topics.message);
     const namespaceValue = single(query['namespace']);
     const namespace =
-      typeof namespaceValue === 'string' && namespaceValue !== '' ? namespaceValue : 'default';
+      typeof namespaceValue === 'string' && namespaceValue !== ''
+        ? checkNamespaceName(namespaceValue, { wildcard: true })
+        : 'default';
 
+    let allow: ((event: StreamEvent) => boolean) | undefined;
     if (ctx.acl?.enabled === true) {
       const principal = ctx.acl.resolve(secretFromHeaders(request.headers));
       if (principal === undefined) throw new HttpError(403, 'ACL token not found');
       for (const requirement of topicRequirements(topics.topics, namespace)) {
         if (!allows(principal, requirement)) throw new HttpError(403, 'Permission denied');
       }
+      // `*` was allowed by some rule; each event is still checked against its own namespace, with
+      // the rule the list endpoints use (a `deny` for that namespace wins)
+      if (namespace === '*') {
+        allow = (event) => event.Namespace === '' || principal.allowNamespace(event.Namespace, 'read-job');
+      }
     }
 
-    const subscription = broker.subscribe({ index: index.index, topics: topics.topics, namespace });
+    const subscription = broker.subscribe({
+      index: index.index,
+      topics: topics.topics,
+      namespace,
+      ...(allow === undefined ? {} : { allow }),
+    });
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {

@@ -28,3 +28,5 @@ export {
   isLoopbackAddress,
   serveExecSession,
 } from './session.js';
+export type { ExecSandbox } from './sandbox.js';
+export { BWRAP, bubblewrapSandbox, detectExecSandbox } from './sandbox.js';

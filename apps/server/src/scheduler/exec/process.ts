@@ -2,6 +2,7 @@ import { spawn as spawnChild } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { findProgram, signalGroup } from '../core/index.js';
 import * as pty from 'node-pty';
+import type { ExecSandbox } from './sandbox.js';
 
 /** What an exec process reports. */
 export interface ExecProcessEvents {
@@ -40,6 +41,15 @@ export interface ExecSpawnOptions {
   readonly tty: boolean;
   /** Initial terminal size. @defaultValue 80 x 24 */
   readonly size?: { readonly width: number; readonly height: number };
+  /** Runs the command inside this sandbox. @defaultValue none: on the host */
+  readonly sandbox?: ExecSandbox | undefined;
+}
+
+/** What is really started: the program (or the sandbox around it), its arguments and `argv[0]`. */
+interface Launch {
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly argv0: string;
 }
 
 const brand = Symbol.for('@sked/server/ExecCommandError');
@@ -115,14 +125,13 @@ function scheduleKill(pid: number, exited: () => boolean, graceMs: number): void
   timer.unref();
 }
 
-function spawnPipes(options: ExecSpawnOptions, program: string, events: ExecProcessEvents): ExecProcess {
-  const [, ...args] = options.command;
-  const child = spawnChild(program, args, {
+function spawnPipes(options: ExecSpawnOptions, launch: Launch, events: ExecProcessEvents): ExecProcess {
+  const child = spawnChild(launch.program, launch.args, {
     cwd: options.cwd,
     env: options.env,
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
-    argv0: options.command[0],
+    argv0: launch.argv0,
   });
   let exited = false;
   child.stdin.on('error', () => undefined);
@@ -165,9 +174,8 @@ function spawnPipes(options: ExecSpawnOptions, program: string, events: ExecProc
 const PTY_QUEUE_HIGH = 16;
 const PTY_QUEUE_LOW = 4;
 
-function spawnPty(options: ExecSpawnOptions, program: string, events: ExecProcessEvents): ExecProcess {
-  const [, ...args] = options.command;
-  const term = pty.spawn(program, args, {
+function spawnPty(options: ExecSpawnOptions, launch: Launch, events: ExecProcessEvents): ExecProcess {
+  const term = pty.spawn(launch.program, [...launch.args], {
     name: options.env['TERM'] ?? 'xterm-256color',
     cols: options.size?.width ?? 80,
     rows: options.size?.height ?? 24,
@@ -225,7 +233,8 @@ function spawnPty(options: ExecSpawnOptions, program: string, events: ExecProces
 }
 
 /**
- * Starts a command in `cwd` with exactly `env`, on pipes or (with `tty`) on a real pseudo-terminal.
+ * Starts a command in `cwd` with exactly `env`, on pipes or (with `tty`) on a real pseudo-terminal,
+ * inside `sandbox` when one is given.
  * @param options - Command, directory, environment, tty and initial size.
  * @param events - Where output and the exit are reported.
  * @returns The running process.
@@ -238,6 +247,14 @@ export function spawnExecProcess(options: ExecSpawnOptions, events: ExecProcessE
   } catch {
     throw new Error(`task directory ${JSON.stringify(options.cwd)} does not exist`);
   }
-  const program = resolveProgram(options.command[0], options.cwd, options.env);
-  return options.tty ? spawnPty(options, program, events) : spawnPipes(options, program, events);
+  const [name, ...args] = options.command;
+  const program = resolveProgram(name, options.cwd, options.env);
+  const launch: Launch =
+    options.sandbox === undefined
+      ? { program, args, argv0: name }
+      : {
+          ...options.sandbox.wrap(program, args, options.cwd, { tty: options.tty }),
+          argv0: 'bwrap',
+        };
+  return options.tty ? spawnPty(options, launch, events) : spawnPipes(options, launch, events);
 }

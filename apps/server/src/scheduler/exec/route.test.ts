@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from '../../http/app.js';
 import { createAcl, parseAclConfig, type Acl } from '../acl/index.js';
 import { registerExecRoute } from './route.js';
+import type { ExecSandbox } from './sandbox.js';
 import type { ExecAllocation, ExecTask } from './session.js';
 
 const ALLOC = '5b1f6d3e-9f0a-4c5e-8d7b-2a9c0e1f3b4d';
@@ -39,12 +40,24 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
-async function start(options: { acl?: Acl; handshakeTimeoutMs?: number; heartbeatMs?: number } = {}) {
+/** Stands for a sandbox in the ACL tests: runs the command as given (sandbox.test.ts runs the real one). */
+const PASSTHROUGH: ExecSandbox = { name: 'passthrough', wrap: (program, args) => ({ program, args }) };
+
+async function start(
+  options: {
+    acl?: Acl;
+    handshakeTimeoutMs?: number;
+    heartbeatMs?: number;
+    sandbox?: ExecSandbox | undefined;
+  } = {},
+) {
   const app = createHttpApp();
   const known = allocations();
   registerExecRoute(app, {
     findAllocation: (id) => known.get(id),
-    ...(options.acl === undefined ? {} : { acl: options.acl }),
+    ...(options.acl === undefined
+      ? {}
+      : { acl: options.acl, sandbox: 'sandbox' in options ? options.sandbox : PASSTHROUGH }),
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? 5000,
     heartbeatMs: options.heartbeatMs ?? 60_000,
   });
@@ -332,6 +345,14 @@ describe('exec WebSocket', () => {
       const session = await connect(url(base, { ...echo, task }), headers);
       expect((await session.closed).code).toBe(1000);
       expect(session.stdout()).toBe('ok\n');
+    });
+
+    it('refuses alloc-exec alone on a mock task when there is no sandbox', async () => {
+      const { base } = await start({ acl, sandbox: undefined });
+      const refused = await connect(url(base, { ...echo, task: 'web' }), { 'x-svc-token': 'exec-secret' });
+      expect(await refused.closed).toEqual({ code: 1008, reason: 'Permission denied' });
+      const allowed = await connect(url(base, { ...echo, task: 'web' }), { 'x-svc-token': 'node-secret' });
+      expect((await allowed.closed).code).toBe(1000);
     });
 
     it('takes the token from the first frame with ws_handshake=true', async () => {

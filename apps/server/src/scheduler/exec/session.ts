@@ -6,6 +6,7 @@ import { parseClientFrame, serverFrame, type ExecClientMessage } from './frames.
 import { parseExecParams, type ExecParams } from './params.js';
 import { ExecCommandError, spawnExecProcess, type ExecProcess } from './process.js';
 import { defaultBaseEnv } from '../core/index.js';
+import type { ExecSandbox } from './sandbox.js';
 
 /** Close code for a client-side problem: bad parameters, permission, unknown alloc or task. */
 export const CLOSE_POLICY = 1008;
@@ -70,6 +71,12 @@ export interface ExecContext {
    * @defaultValue PATH, HOME, LANG and TZ of the server process (nothing else, so no secret leaks)
    */
   readonly baseEnv?: Readonly<Record<string, string>>;
+  /**
+   * The sandbox commands run in (for every driver but `raw_exec`, whose tasks run on the host).
+   * Without one, exec into any task needs `alloc-node-exec` as well as `alloc-exec`.
+   * @defaultValue none: commands run on the host
+   */
+  readonly sandbox?: ExecSandbox | undefined;
 }
 
 /** The request a session serves. */
@@ -150,9 +157,10 @@ function authorize(
       `task ${JSON.stringify(task.slice(0, 40))} not found in allocation ${allocation.id}`,
     );
   }
+  // a command that runs on the host (raw_exec, or any task when there is no sandbox) is a host shell
   if (
     principal !== undefined &&
-    found.driver === 'raw_exec' &&
+    (found.driver === 'raw_exec' || ctx.sandbox === undefined) &&
     !principal.allowNamespace(allocation.namespace, 'alloc-node-exec')
   ) {
     throw new ExecRefusal(CLOSE_POLICY, 'Permission denied');
@@ -207,7 +215,8 @@ function dispatchFrame(
 /**
  * Serves one exec WebSocket: validates the parameters, takes the token from the headers or the
  * first frame (`ws_handshake`), checks the ACL (`alloc-exec`, plus `alloc-node-exec` for
- * `raw_exec` tasks) or the loopback rule, runs the command in the task directory (on a real
+ * `raw_exec` tasks and for every task when there is no sandbox) or the loopback rule, runs the
+ * command in the task directory (inside the sandbox but for `raw_exec` tasks; on a real
  * pseudo-terminal with `tty`), relays every frame of both tables, and ends with the `exited`
  * frame and a normal close. Failures close with 1008 (client problem) or 1011 (server fault),
  * the message as the reason.
@@ -288,6 +297,7 @@ export function serveExecSession(
           cwd: target.dir,
           env,
           tty: params.tty,
+          ...(target.driver === 'raw_exec' || ctx.sandbox === undefined ? {} : { sandbox: ctx.sandbox }),
           ...(firstResize?.kind === 'resize'
             ? { size: { width: firstResize.width, height: firstResize.height } }
             : {}),

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { formatProblems, validate } from '@sked/model';
 import type { Static, TSchema } from 'typebox';
 import type { Query } from '../../http/conventions.js';
-import { checkRegion, queryString, readNamespace } from '../../http/conventions.js';
+import { checkNamespaceName, checkRegion, queryString, readNamespace } from '../../http/conventions.js';
 import { sendJson } from '../../http/app.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { requireNamespace, type Acl, type Principal } from '../acl/index.js';
@@ -124,6 +124,8 @@ export function bodyNamespace(
   if (bodyNamespace === undefined || bodyNamespace === null || bodyNamespace === '') {
     return writeNamespace(fromRequest);
   }
+  // `*` is refused by writeNamespace with its own message; any other name is checked here
+  if (bodyNamespace !== '*') checkNamespaceName(bodyNamespace, { wildcard: false });
   if (bodyNamespace !== fromRequest && (explicit || !options.bodyWins)) {
     throw badRequest(
       `${kind} namespace ${JSON.stringify(bodyNamespace)} does not match the request namespace ${JSON.stringify(fromRequest)}`,

@@ -1,3 +1,4 @@
+import { namespaceIdKey } from '@sked/query';
 import { AllocDesiredStatus } from '@sked/model';
 import { clientTerminal } from '../internal/status.js';
 import type { Allocation, AllocResources, CsiVolume, Node, TaskGroup } from '../types.js';
@@ -103,7 +104,7 @@ export function occupy(world: World, a: Allocation, nodeId: string, ask: Usage):
 
 /** The run's copy of a volume (claims change on it), loaded on first use. */
 export function volumeOf(ctx: SchedContext, world: World, ns: string, id: string): CsiVolume | undefined {
-  const key = `${ns}\u0000${id}`;
+  const key = namespaceIdKey(ns, id);
   let v = world.volumes.get(key);
   if (!v) {
     const stored = ctx.state.get('volumes', key);

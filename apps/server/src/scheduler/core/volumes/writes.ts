@@ -1,3 +1,4 @@
+import { hasControlCharacter, namespaceNameProblem } from '@sked/model';
 import type { Cluster, VolumeRegistration } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
@@ -20,7 +21,11 @@ export interface VolumeDeps {
 function volumeOf(tx: Txn, v: VolumeRegistration, namespaceOfRequest: string): CsiVolume {
   const id = v.ID;
   if (id === '') throw badRequest('Volume ID is required');
+  if (hasControlCharacter(id))
+    throw badRequest(`Volume ID ${JSON.stringify(id)} contains a control character`);
   const namespace = v.Namespace !== undefined && v.Namespace !== '' ? v.Namespace : namespaceOfRequest;
+  const invalid = namespaceNameProblem(namespace);
+  if (invalid !== undefined) throw badRequest(invalid.replace(/\.$/, ''));
   const pluginId = v.PluginID ?? '';
   if (pluginId === '') throw badRequest(`Volume "${id}" is missing a PluginID`);
   if (tx.get('volumes', jobKey(namespace, id))) throw badRequest(`volume "${id}" already exists`);
