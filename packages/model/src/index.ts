@@ -222,7 +222,7 @@ export { jobProblems } from './job-problems.js';
 export { cronProblem, nextCronLaunch, parseCron } from './cron.js';
 export type { CronSpec } from './cron.js';
 // Records keyed by names from input (own keys only)
-export { nullRecord, ownValue } from './own.js';
+export { nullRecord, ownValue, setOwn } from './own.js';
 // Helpers types used in the inferred schema types
 export type { OptionalProperties } from './internal/schema.js';
 // TypeBox types used in signatures

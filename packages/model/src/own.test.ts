@@ -1,7 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 
-import { nullRecord, ownValue } from './own.js';
+import { nullRecord, ownValue, setOwn } from './own.js';
 
 const prototypeNames = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'];
 
@@ -41,6 +41,24 @@ describe('nullRecord', () => {
     expect(Object.getPrototypeOf(record)).toBeNull();
     expect(record['__proto__']).toBe(1);
   });
+});
+
+describe('setOwn', () => {
+  it.each([...prototypeNames, 'plain'])(
+    'adds %j as an own key of a plain object, keeping its prototype',
+    (name) => {
+      // Arrange: a plain object, as JSON.parse and structuredClone give
+      const record = structuredClone({ a: 1 }) as Record<string, number>;
+      // Act
+      setOwn(record, name, 2);
+      setOwn(record, name, 3);
+      // Assert
+      expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+      expect(Object.keys(record)).toEqual(['a', name]);
+      expect(ownValue(record, name)).toBe(3);
+      expect(JSON.stringify(record)).toBe(`{"a":1,${JSON.stringify(name)}:3}`);
+    },
+  );
 });
 
 describe('properties', () => {

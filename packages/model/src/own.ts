@@ -54,3 +54,27 @@ export function nullRecord<V>(entries: Iterable<readonly [string, V]> = []): Rec
   for (const [key, value] of entries) out[key] = value;
   return out;
 }
+
+/**
+ * Stores `value` under `key` as an own, enumerable, writable property of `record`, whatever its
+ * prototype: unlike `record[key] = value`, a `key` of `__proto__` adds a key to a plain object (one
+ * that came from `JSON.parse` or `structuredClone`) instead of replacing its prototype.
+ *
+ * @param record - The record to write.
+ * @param key - The key, as it came from input.
+ * @param value - The value.
+ * @returns `value`.
+ * @example
+ * ```ts
+ * import { setOwn } from '@sked/model';
+ *
+ * const record: Record<string, number> = {};
+ * setOwn(record, '__proto__', 1);
+ * Object.keys(record); // ['__proto__']
+ * ```
+ * @since 0.2.0
+ */
+export function setOwn<V>(record: Record<string, V>, key: string, value: V): V {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  return value;
+}
