@@ -1,4 +1,4 @@
-import { TaskEventType, TaskStateName } from '@sked/model';
+import { ownValue, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import type { DriverTaskEvent, TaskDriver } from '../drivers/driver.js';
 import { formatDuration } from '../internal/duration.js';
@@ -51,7 +51,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
   const failStart = (run: AllocRun, name: string, e: TaskEvent): void => {
     update(run.id, (_x, states) => {
       addEvent(states, name, e);
-      dead(states[name], { Failed: true, FinishedAt: iso(ctx.nowMs()) });
+      dead(ownValue(states, name), { Failed: true, FinishedAt: iso(ctx.nowMs()) });
     });
   };
 
@@ -98,7 +98,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
   const onDriverEvent = (run: AllocRun, name: string, e: DriverTaskEvent): void => {
     if (run.closed) return;
     update(run.id, (_a, states) => {
-      const s = states[name];
+      const s = ownValue(states, name);
       if (!s) return;
       addEvent(
         states,
@@ -122,7 +122,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
       if (!tr.handle) {
         tr.dead = true;
         update(run.id, (_x, states) => {
-          const s = states[name];
+          const s = ownValue(states, name);
           if (s && s.State !== TaskStateName.Dead) {
             addEvent(states, name, ev(TaskEventType.Killed, { DisplayMessage: 'Task successfully killed' }));
             dead(s, { FinishedAt: iso(ctx.nowMs()) });
