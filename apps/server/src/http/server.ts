@@ -1,3 +1,4 @@
+import { ownValue } from '@sked/model';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -148,7 +149,7 @@ function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAll
     task(name) {
       const task = group?.Tasks.find((t) => t.Name === name);
       if (task === undefined) return undefined;
-      const state = alloc.TaskStates?.[name]?.State;
+      const state = ownValue(alloc.TaskStates, name)?.State;
       return {
         driver: task.Driver,
         dir: cluster.taskDir(alloc.ID, name),
