@@ -101,23 +101,32 @@ export function createAllocRunner(ctx: CoreContext, deps: AllocRunnerDeps): Allo
       deadlineTimer: undefined,
     };
     runs.set(allocId, run);
-    ctx.timers.later(() => {
-      if (run.stopping) return;
-      update(allocId, (_x, states) => {
-        for (const t of group.Tasks)
-          addEvent(
-            states,
-            t.Name,
-            taskEvent(TaskEventType.Received, ctx.nowMs(), { DisplayMessage: 'Task received by client' }),
-          );
-      });
-      ctx.timers.later(() => {
+    const owner = { kind: 'allocation', id: allocId } as const;
+    ctx.timers.later(
+      () => {
         if (run.stopping) return;
-        const prestart = group.Tasks.filter((t) => hookOf(t) === 'prestart');
-        if (prestart.length > 0) setupAndStart(run, prestart);
-        else startMain(run, group.Tasks);
-      }, timing.clientDelayMs / 2);
-    }, timing.clientDelayMs);
+        update(allocId, (_x, states) => {
+          for (const t of group.Tasks)
+            addEvent(
+              states,
+              t.Name,
+              taskEvent(TaskEventType.Received, ctx.nowMs(), { DisplayMessage: 'Task received by client' }),
+            );
+        });
+        ctx.timers.later(
+          () => {
+            if (run.stopping) return;
+            const prestart = group.Tasks.filter((t) => hookOf(t) === 'prestart');
+            if (prestart.length > 0) setupAndStart(run, prestart);
+            else startMain(run, group.Tasks);
+          },
+          timing.clientDelayMs / 2,
+          owner,
+        );
+      },
+      timing.clientDelayMs,
+      owner,
+    );
     if (a.DeploymentID && group.Update) deps.armDeadline(run);
   };
 

@@ -146,7 +146,10 @@ export function createExitHandler(
         s.Restarts += 1;
         s.LastRestart = iso(now);
         tr.restarts = decision.restarts;
-        tr.timer = ctx.timers.later(() => startTask(run, name), decision.delayMs);
+        tr.timer = ctx.timers.later(() => startTask(run, name), decision.delayMs, {
+          kind: 'allocation',
+          id: run.id,
+        });
       }
     });
     afterExit(run, tr, name, now);

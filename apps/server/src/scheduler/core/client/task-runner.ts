@@ -88,10 +88,15 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
       return;
     }
     tr.dead = false;
+    const owner = { kind: 'allocation', id: run.id } as const;
     const env = taskEnv(a, tr.task, taskPlace(envSource, a, name));
     tr.handle = driver.start(
       { allocId: run.id, taskName: name, config: tr.task.Config ?? {}, env, dir },
-      { event: (e) => onDriverEvent(run, name, e), exited: (r) => exits.onExit(run, name, r) },
+      {
+        // A driver reports from its own timers and processes: what the runner throws stays with the allocation.
+        event: (e) => ctx.contain.run(owner, () => onDriverEvent(run, name, e)),
+        exited: (r) => ctx.contain.run(owner, () => exits.onExit(run, name, r)),
+      },
     );
   };
 
@@ -141,9 +146,11 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
           }),
         ),
       );
-      void tr.handle.stop({ signal: tr.task.KillSignal || 'SIGINT', timeoutMs: tr.task.KillTimeout / 1e6 });
+      tr.handle
+        .stop({ signal: tr.task.KillSignal || 'SIGINT', timeoutMs: tr.task.KillTimeout / 1e6 })
+        .catch((error: unknown) => ctx.contain.fail({ kind: 'allocation', id: run.id }, error));
     };
-    if (delayMs > 0) ctx.timers.later(go, delayMs);
+    if (delayMs > 0) ctx.timers.later(go, delayMs, { kind: 'allocation', id: run.id });
     else go();
   };
 

@@ -151,19 +151,23 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     deploymentTimers.get(id)?.cancel();
     deploymentTimers.set(
       id,
-      ctx.timers.later(() => {
-        deploymentTimers.delete(id);
-        store.write((tx) => {
-          const cur = tx.get('deployments', id);
-          if (!cur || cur.Status !== DeploymentStatus.Running) return;
-          tx.put('deployments', {
-            ...cur,
-            Status: DeploymentStatus.Failed,
-            StatusDescription: 'Failed due to progress deadline',
-            ModifyIndex: tx.index,
+      ctx.timers.later(
+        () => {
+          deploymentTimers.delete(id);
+          store.write((tx) => {
+            const cur = tx.get('deployments', id);
+            if (!cur || cur.Status !== DeploymentStatus.Running) return;
+            tx.put('deployments', {
+              ...cur,
+              Status: DeploymentStatus.Failed,
+              StatusDescription: 'Failed due to progress deadline',
+              ModifyIndex: tx.index,
+            });
           });
-        });
-      }, deadline),
+        },
+        deadline,
+        { kind: 'deployment', id },
+      ),
     );
   };
 
