@@ -12,6 +12,7 @@ import type { PeeringStore } from '../mesh/store.js';
 import type { SecretsStore } from '../secrets/store.js';
 import { createDurablePeeringStore } from './mesh-store.js';
 import { openSchedulerState, type SchedulerState } from './scheduler-state.js';
+import type { OpenRowsOptions } from './rows.js';
 import { createDurableSecretsStore } from './secrets-store.js';
 
 export { DataDirError, FORMAT_VERSION, openDataDir, STATE_FILE };
@@ -38,16 +39,21 @@ export interface Durable {
  * Opens a data dir and the backends of the services on it.
  * @param dir - The data dir (created when absent).
  * @param onFailure - Told when a write to the data dir fails.
+ * @param options - What to do with stored records that cannot be read (refuse, or set them aside).
  * @returns the open data dir.
  * @throws {@link DataDirError} as {@link openDataDir} does, or when its state cannot be read.
  */
-export function openDurable(dir: string, onFailure?: (error: Error) => void): Durable {
+export function openDurable(
+  dir: string,
+  onFailure?: (error: Error) => void,
+  options: OpenRowsOptions = {},
+): Durable {
   const dataDir = openDataDir(dir);
   let scheduler: SchedulerState;
   let secrets: SecretsStore;
   let mesh: PeeringStore;
   try {
-    scheduler = openSchedulerState(dataDir, onFailure);
+    scheduler = openSchedulerState(dataDir, onFailure, options);
     secrets = createDurableSecretsStore(dataDir.db);
     mesh = createDurablePeeringStore(dataDir.db);
   } catch (error) {
