@@ -1,4 +1,6 @@
 import type { DesiredUpdates } from '@sked/model';
+import { fc, test } from '@fast-check/vitest';
+import { inputNameArbitrary } from '@sked/testkit';
 import { describe, expect, it } from 'vitest';
 
 import { parseJobHcl } from './hcl/parse-job.js';
@@ -110,4 +112,49 @@ job "web" {
     expect(job.TaskGroups.map((g) => [g.Name, g.Tasks.map((x) => x.Name)])).toEqual([[name, [name]]]);
     expect(JSON.stringify(job.TaskGroups[0]?.Tasks[0]?.Env)).toBe(`{${label}:"e"}`);
   });
+});
+
+describe('properties', () => {
+  /** One or two groups of one or two tasks, names drawn with the Object.prototype names mixed in. */
+  const groups = fc.uniqueArray(
+    fc.record({
+      name: inputNameArbitrary(),
+      tasks: fc.uniqueArray(inputNameArbitrary(), { minLength: 1, maxLength: 2 }),
+      meta: inputNameArbitrary(),
+    }),
+    { minLength: 1, maxLength: 2, selector: (g) => g.name },
+  );
+  test.prop([groups], { numRuns: 12 })(
+    'every group and task runs and is found under its own name in every record keyed by it',
+    async (drawn) => {
+      // Arrange
+      const t = testCluster();
+      const TaskGroups = drawn.map((g) => ({
+        Name: g.name,
+        Count: 1,
+        Meta: JSON.parse(`{${JSON.stringify(g.meta)}:"m"}`) as Record<string, string>,
+        Update: { MaxParallel: 1, MinHealthyTime: 0 },
+        Tasks: g.tasks.map((name) => ({ Name: name, Driver: 'mock', Config: { run_for: '1h' } })),
+      }));
+      // Act
+      t.cluster.registerJob({ job: serviceJob('web', { TaskGroups }) });
+      t.run(1000);
+      // Assert
+      const allocs = t.cluster.store.ofJob('allocs', 'default', 'web');
+      expect(allocs.map((a) => a.ClientStatus)).toEqual(drawn.map(() => 'running'));
+      for (const a of allocs) {
+        const tasks = drawn.find((g) => g.name === a.TaskGroup)?.tasks ?? [];
+        expect(Object.keys(a.TaskStates ?? {}).sort()).toEqual([...tasks].sort());
+        expect(Object.keys(JSON.parse(JSON.stringify(a.TaskResources)) as object).sort()).toEqual(
+          [...tasks].sort(),
+        );
+      }
+      const names = drawn.map((g) => g.name);
+      const summary = t.cluster.store.summaries.get(jobKey('default', 'web'));
+      expect(Object.keys(JSON.parse(JSON.stringify(summary?.Summary)) as object)).toEqual(names);
+      const deployment = t.cluster.store.ofJob('deployments', 'default', 'web').at(-1);
+      expect(Object.keys(JSON.parse(JSON.stringify(deployment?.TaskGroups)) as object)).toEqual(names);
+      await t.cluster.close();
+    },
+  );
 });
