@@ -1,4 +1,11 @@
-import type { FieldDiff, JobDiff, ObjectDiff, TaskDiff, TaskGroupDiff } from '@sked/model';
+import {
+  ownValue,
+  type FieldDiff,
+  type JobDiff,
+  type ObjectDiff,
+  type TaskDiff,
+  type TaskGroupDiff,
+} from '@sked/model';
 
 import { paint } from './output.js';
 
@@ -8,7 +15,8 @@ const MARK: Record<DiffKind, string> = { Added: '+', Deleted: '-', Edited: '+/-'
 const STYLE = { Added: 'green', Deleted: 'red', Edited: 'yellow', None: 'reset' } as const;
 
 function mark(kind: DiffKind): string {
-  const sign = MARK[kind];
+  // Own keys only: a Type the server sends that is no diff type (even "toString") has no mark.
+  const sign = ownValue(MARK, kind) ?? '';
   return sign === '' ? '' : `${paint(STYLE[kind], sign)} `;
 }
 

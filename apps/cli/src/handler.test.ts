@@ -11,10 +11,22 @@ describe('parsePairs', () => {
     expect(() => parsePairs(['novalue'], '--meta')).toThrow(CliError);
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'plain'])(
+    'keeps a key named %j as a key (it reaches the request body as given)',
+    (key) => {
+      const pairs = parsePairs([`${key}=v`, 'other=w'], '--meta');
+      expect(Object.keys(pairs)).toEqual([key, 'other']);
+      expect(JSON.stringify(pairs)).toBe(`{${JSON.stringify(key)}:"v","other":"w"}`);
+      expect(parsePairs(['other=w'], '--meta')[key]).toBeUndefined();
+    },
+  );
+
   describe('properties', () => {
     test.prop([
       fc.dictionary(
-        fc.string({ minLength: 1 }).filter((k) => !k.includes('=') && k !== '__proto__'),
+        fc
+          .oneof(fc.string({ minLength: 1 }), fc.constantFrom('__proto__', 'constructor', 'toString'))
+          .filter((k) => !k.includes('=')),
         fc.string(),
       ),
     ])('parsing printed pairs gives the record back', (record) => {

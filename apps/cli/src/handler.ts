@@ -1,3 +1,4 @@
+import { nullRecord } from '@sked/model';
 import { InvalidArgumentError, type Command } from 'commander';
 
 import { globalsOf } from './context.js';
@@ -47,7 +48,8 @@ export function handler(
 
 /** `key=value` pairs (repeatable flags or arguments) as a record; `key=` is an empty value. */
 export function parsePairs(pairs: readonly string[], what: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  // A null prototype: a key named __proto__ (or toString, ...) is a key like any other.
+  const out = nullRecord<string>();
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0)

@@ -50,6 +50,35 @@ describe('diffJobs', () => {
     expect(worker?.Type).toBe('Deleted');
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'plain'])(
+    'a Meta key or Config key %j added or removed is one Added or Deleted entry',
+    (key) => {
+      // Arrange: the key is an own key of one version only (JSON.parse keeps "__proto__" an own key)
+      const meta = JSON.parse(`{"owner":"ops",${JSON.stringify(key)}:"x"}`) as Record<string, string>;
+      const config = JSON.parse(`{"run_for":"1s",${JSON.stringify(key)}:"y"}`) as Record<string, unknown>;
+      const task = { Name: 'server', Driver: 'mock', Config: config };
+      const v1 = canonicalizeJob({
+        ...base,
+        Meta: meta,
+        TaskGroups: [{ Name: 'api', Count: 2, Tasks: [task] }],
+      });
+      // Act
+      const added = diffJobs(v0, v1);
+      const removed = diffJobs(v1, v0);
+      // Assert
+      expect(added.Fields).toEqual([
+        { Type: 'Added', Name: `Meta[${key}]`, Old: '', New: 'x', Annotations: null },
+      ]);
+      expect(removed.Fields).toEqual([
+        { Type: 'Deleted', Name: `Meta[${key}]`, Old: 'x', New: '', Annotations: null },
+      ]);
+      const configDiff = added.TaskGroups?.[0]?.Tasks?.[0]?.Objects?.[0];
+      expect(configDiff?.Fields).toEqual([
+        { Type: 'Added', Name: key, Old: '', New: 'y', Annotations: null },
+      ]);
+    },
+  );
+
   it('diffs a new job as Added and ignores indexes, status and version', () => {
     expect(diffJobs(undefined, v0).Type).toBe('Added');
     expect(diffJobs(v0, undefined).Type).toBe('Deleted');

@@ -14,6 +14,7 @@ import {
 } from './job-diff.js';
 import type { TaskGroup } from './task-group.js';
 import type { Task } from './task.js';
+import { ownValue } from './own.js';
 
 const JOB_IGNORED = new Set([
   'ID',
@@ -111,7 +112,7 @@ function diffInto(name: string, a: Value, b: Value, fields: FieldDiff[], objects
   const all = { ...oa, ...ob };
   if (Object.values(all).every(isPrim) && ['Meta', 'Env'].includes(name)) {
     for (const k of Object.keys(all).sort()) {
-      const f = fieldDiff(`${name}[${k}]`, oa?.[k], ob?.[k]);
+      const f = fieldDiff(`${name}[${k}]`, ownValue(oa, k), ownValue(ob, k));
       if (f) fields.push(f);
     }
     return;
@@ -131,7 +132,7 @@ function objectDiff(name: string, a: Value, b: Value, ignored?: Set<string>): Ob
   const ob = isObj(b) ? b : {};
   for (const k of [...new Set([...Object.keys(oa), ...Object.keys(ob)])].sort()) {
     if (ignored?.has(k)) continue;
-    diffInto(k, oa[k], ob[k], fields, objects);
+    diffInto(k, ownValue(oa, k), ownValue(ob, k), fields, objects);
   }
   const type: DiffType =
     a === undefined || a === null

@@ -227,6 +227,8 @@ export {
 } from './names.js';
 export { cronProblem, nextCronLaunch, parseCron } from './cron.js';
 export type { CronSpec } from './cron.js';
+// Records keyed by names from input (own keys only)
+export { nullRecord, ownValue, setOwn } from './own.js';
 // Helpers types used in the inferred schema types
 export type { OptionalProperties } from './internal/schema.js';
 // TypeBox types used in signatures

@@ -5,6 +5,7 @@
  */
 import { JobStatus, JobType, type SchedulerJobType } from './job-types.js';
 import type { MigrateStrategy, ReschedulePolicy, RestartPolicy, UpdateStrategy } from './policies.js';
+import { ownValue } from './own.js';
 
 const SECOND = 1_000_000_000;
 const MINUTE = 60 * SECOND;
@@ -199,5 +200,11 @@ export const RESCHEDULE_FALLBACK: ReschedulePolicy = {
 
 /** The policy defaults of a job type; the `service` ones for a type outside {@link SchedulerJobType}. */
 export function defaultsOf(type: string): JobTypePolicyDefaults {
-  return (JobTypeDefaults as Partial<Record<string, JobTypePolicyDefaults>>)[type] ?? JobTypeDefaults.service;
+  // Own keys only: a type named after an Object.prototype member ("toString") is an unknown type.
+  return (
+    ownValue<JobTypePolicyDefaults>(
+      JobTypeDefaults as Readonly<Record<string, JobTypePolicyDefaults>>,
+      type,
+    ) ?? JobTypeDefaults.service
+  );
 }

@@ -228,6 +228,23 @@ describe('jobProblems', () => {
   });
 });
 
+describe('names of Object.prototype members', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])(
+    'type %j is an unknown type with the service defaults, reported as a problem',
+    (Type) => {
+      const canonical = web({ Type });
+      expect(canonical.Update).toEqual(web().Update);
+      expect(canonical.TaskGroups[0]?.RestartPolicy).toEqual(web().TaskGroups[0]?.RestartPolicy);
+      expect(jobProblems(canonical)).toEqual([
+        {
+          path: '/Type',
+          message: `Invalid job type "${Type}": expected one of service, batch, sysbatch, system.`,
+        },
+      ]);
+    },
+  );
+});
+
 describe('properties', () => {
   test.prop([fc.jsonValue()])('arbitrary JSON never throws anything but the model error', (value) => {
     try {
@@ -243,35 +260,45 @@ describe('properties', () => {
   );
   // JSON numbers: finite (TypeBox's number check refuses NaN and the infinities)
   const anyNumber = fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }));
-  test.prop([
-    fc.record({
-      ID: text,
-      Type: fc.oneof(text, fc.constantFrom('service', 'batch', 'system')),
-      Priority: anyNumber,
-      Periodic: fc.option(fc.record({ Spec: text, SpecType: fc.constantFrom('cron', 'x') })),
-      Constraints: fc.option(fc.array(fc.record({ Operand: text, RTarget: text }), { maxLength: 3 })),
-      TaskGroups: fc.array(
-        fc.record({
-          Name: text,
-          Count: anyNumber,
-          Tasks: fc.array(
-            fc.record({
-              Name: text,
-              Driver: text,
-              Leader: fc.boolean(),
-              Resources: fc.record({ CPU: anyNumber }),
-            }),
-            { maxLength: 3 },
-          ),
-        }),
-        { maxLength: 3 },
-      ),
-    }),
-  ])('a canonicalized job of any field values gives problems, never an error', (input) => {
-    const problems = jobProblems(job(input));
-    for (const problem of problems) {
-      expect(problem.path).toMatch(/^\/[A-Za-z]/);
-      expect(problem.message).toMatch(/\.$/);
-    }
+  const drawnJob = fc.record({
+    ID: text,
+    Type: fc.oneof(text, fc.constantFrom('service', 'batch', 'system')),
+    Priority: anyNumber,
+    Periodic: fc.option(fc.record({ Spec: text, SpecType: fc.constantFrom('cron', 'x') })),
+    Constraints: fc.option(fc.array(fc.record({ Operand: text, RTarget: text }), { maxLength: 3 })),
+    TaskGroups: fc.array(
+      fc.record({
+        Name: text,
+        Count: anyNumber,
+        Tasks: fc.array(
+          fc.record({
+            Name: text,
+            Driver: text,
+            Leader: fc.boolean(),
+            Resources: fc.record({ CPU: anyNumber }),
+          }),
+          { maxLength: 3 },
+        ),
+      }),
+      { maxLength: 3 },
+    ),
   });
+  type DrawnJob = typeof drawnJob extends fc.Arbitrary<infer T> ? T : never;
+  // Draws that found a bug (issue 29): a type named after an Object.prototype member got a
+  // function as its defaults, and jobProblems threw instead of listing the bad Type.
+  const foundByFastCheck = ['toString', 'valueOf', '__proto__', 'constructor', 'hasOwnProperty'].map(
+    (Type): [DrawnJob] => [
+      { ID: 'web', Type, Priority: 50, Periodic: null, Constraints: null, TaskGroups: [] },
+    ],
+  );
+  test.prop([drawnJob], { examples: foundByFastCheck })(
+    'a canonicalized job of any field values gives problems, never an error',
+    (input) => {
+      const problems = jobProblems(job(input));
+      for (const problem of problems) {
+        expect(problem.path).toMatch(/^\/[A-Za-z]/);
+        expect(problem.message).toMatch(/\.$/);
+      }
+    },
+  );
 });

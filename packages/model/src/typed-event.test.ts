@@ -98,6 +98,17 @@ describe('isEventOf', () => {
     expect(isEventOf(event, topic)).toBe(expected);
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])(
+    'an event whose topic is %j is of no typed topic, even asked for that name',
+    (name) => {
+      const event = eventOf(
+        name,
+        JSON.parse(`{${JSON.stringify(name)}:{"ID":"x"}}`) as Record<string, unknown>,
+      );
+      expect(isEventOf(event, name as 'Job')).toBe(false);
+    },
+  );
+
   it.each([
     null,
     undefined,

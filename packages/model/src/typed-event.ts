@@ -8,6 +8,7 @@ import type { Static } from 'typebox';
 
 import type { Event } from './event.js';
 import { EventPayloadKey, type EventPayload } from './event-payloads.js';
+import { ownValue } from './own.js';
 
 /**
  * The payload type of each topic of {@link EventTopic} (`*` aside), keyed by topic: the static types
@@ -110,6 +111,6 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
  */
 export function isEventOf<T extends TypedEventTopic>(event: Event, topic: T): event is EventOf<T> {
   if (!isObject(event) || event.Topic !== topic || !isObject(event.Payload)) return false;
-  const key: string = EventPayloadKey[topic];
-  return Object.hasOwn(event.Payload, key) && isObject(event.Payload[key]);
+  const key = ownValue<string>(EventPayloadKey, topic);
+  return key !== undefined && Object.hasOwn(event.Payload, key) && isObject(event.Payload[key]);
 }

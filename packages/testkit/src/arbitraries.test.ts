@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import * as M from '@sked/model';
-import { describe, expect } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import * as A from './index.js';
 import { invalidMutation } from './mutation.js';
@@ -97,4 +97,16 @@ describe('properties', () => {
       );
     },
   );
+});
+
+describe('inputNameArbitrary', () => {
+  test.prop([A.inputNameArbitrary()])('draws a name a job, group or task may have', (name) => {
+    expect(name).toMatch(/^[A-Za-z_][A-Za-z0-9_-]*$/);
+  });
+
+  it('draws every Object.prototype name, and plain names (500 draws miss one with odds below 1e-14)', () => {
+    const drawn = new Set(fc.sample(A.inputNameArbitrary(), 500));
+    for (const name of A.PROTOTYPE_NAMES) expect(drawn.has(name)).toBe(true);
+    expect([...drawn].some((name) => !A.PROTOTYPE_NAMES.includes(name))).toBe(true);
+  });
 });

@@ -10,7 +10,9 @@
 
 // Arbitraries
 export {
+  PROTOTYPE_NAMES,
   indexArbitrary,
+  inputNameArbitrary,
   isoTimeArbitrary,
   metaArbitrary,
   nameArbitrary,

@@ -1,3 +1,4 @@
+import { nullRecord } from '@sked/model';
 import type { LdapConfigRequest } from '@sked/secrets-client';
 import { Command } from 'commander';
 
@@ -47,7 +48,7 @@ async function readPairs(pairs: readonly string[]): Promise<Record<string, strin
 export function configValues(
   pairs: Readonly<Record<string, string>>,
 ): Record<string, string | number | boolean> {
-  const out: Record<string, string | number | boolean> = {};
+  const out = nullRecord<string | number | boolean>();
   for (const [key, value] of Object.entries(pairs)) {
     if (BOOLEAN_KEYS.has(key)) {
       if (!/^(true|false|1|0)$/i.test(value))

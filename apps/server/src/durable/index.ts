@@ -12,6 +12,7 @@ import type { PeeringStore } from '../mesh/store.js';
 import type { SecretsStore } from '../secrets/store.js';
 import { createDurablePeeringStore } from './mesh-store.js';
 import { openSchedulerState, type SchedulerState } from './scheduler-state.js';
+import type { OpenRowsOptions } from './rows.js';
 import { createDurableSecretsStore } from './secrets-store.js';
 
 export { DataDirError, FORMAT_VERSION, openDataDir, STATE_FILE };
@@ -38,22 +39,23 @@ export interface Durable {
  * Opens a data dir and the backends of the services on it.
  * @param dir - The data dir (created when absent).
  * @param onFailure - Told when a write to the data dir fails.
- * @param warn - Told when the data dir or its files were open to other users (they are made
- *   private); standard error by default.
+ * @param options - What to do with stored records that cannot be read (refuse, or set them aside),
+ *   and `warn`, told when the data dir or its files were open to other users (they are made private)
+ *   or a record was set aside; standard error by default.
  * @returns the open data dir.
  * @throws {@link DataDirError} as {@link openDataDir} does, or when its state cannot be read.
  */
 export function openDurable(
   dir: string,
   onFailure?: (error: Error) => void,
-  warn?: (message: string) => void,
+  options: OpenRowsOptions = {},
 ): Durable {
-  const dataDir = warn === undefined ? openDataDir(dir) : openDataDir(dir, warn);
+  const dataDir = options.warn === undefined ? openDataDir(dir) : openDataDir(dir, options.warn);
   let scheduler: SchedulerState;
   let secrets: SecretsStore;
   let mesh: PeeringStore;
   try {
-    scheduler = openSchedulerState(dataDir, onFailure);
+    scheduler = openSchedulerState(dataDir, onFailure, options);
     secrets = createDurableSecretsStore(dataDir.db);
     mesh = createDurablePeeringStore(dataDir.db);
   } catch (error) {

@@ -1,4 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
+import { PROTOTYPE_NAMES } from '@sked/testkit';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,28 +31,36 @@ function store(dir: string, jobs: Record<string, unknown>[]): void {
   durable.close();
 }
 
+/** Short strings, with the Object.prototype names mixed in (issue 29). */
+const name = (maxLength: number): fc.Arbitrary<string> =>
+  fc.oneof(fc.string({ maxLength }), fc.constantFrom(...PROTOTYPE_NAMES));
 const scalar = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null));
 const jobArb = fc
   .record({
-    ID: fc.string({ minLength: 1, maxLength: 8 }),
+    ID: name(8).filter((id) => id !== ''),
     Namespace: fc.constantFrom('default', 'team-a'),
     Version: fc.nat(9),
     Status: fc.constantFrom('pending', 'running', 'dead'),
     Periodic: fc.option(fc.record({ Spec: fc.string({ maxLength: 5 }), Enabled: fc.boolean() }), {
       nil: null,
     }),
-    Meta: fc.option(fc.dictionary(fc.string({ maxLength: 4 }), fc.string({ maxLength: 4 }), { maxKeys: 3 }), {
+    Meta: fc.option(fc.dictionary(name(4), fc.string({ maxLength: 4 }), { maxKeys: 3 }), {
       nil: null,
     }),
-    TaskGroups: fc.array(fc.record({ Name: fc.string({ maxLength: 4 }), Count: fc.nat(3) }), {
+    TaskGroups: fc.array(fc.record({ Name: name(4), Count: fc.nat(3) }), {
       maxLength: 2,
     }),
   })
   .chain((base) =>
-    fc.dictionary(fc.constantFrom('Extra', 'Stop', 'Priority', 'Type', 'ParentID'), scalar).map((extra) => ({
-      ...extra,
-      ...base,
-    })),
+    fc
+      .dictionary(
+        fc.constantFrom('Extra', 'Stop', 'Priority', 'Type', 'ParentID', ...PROTOTYPE_NAMES),
+        scalar,
+      )
+      .map((extra) => ({
+        ...extra,
+        ...base,
+      })),
   );
 
 describe('lazily restored items', () => {

@@ -76,7 +76,7 @@ describe('modes of the data dir', () => {
     chmodSync(join(dir, 'sked-server.pid'), 0o644);
     chmodSync(dir, 0o755);
     const warnings: string[] = [];
-    const again = openDurable(dir, undefined, (message) => void warnings.push(message));
+    const again = openDurable(dir, undefined, { warn: (message) => void warnings.push(message) });
     again.secrets.writeConfig({ ...DEFAULT_SETTINGS, bindpass: BINDPASS });
     expect(modes(dir)).toMatchObject({
       '.': '700',

@@ -3,6 +3,7 @@ import type { StatementSync } from 'node:sqlite';
 import { TABLES, type RestoredState, type TableName, type TableTypes } from '../scheduler/core/index.js';
 import type { DataDir } from './data-dir.js';
 import { HEAD_FIELDS, headOf, LazyTable, type LazySource } from './lazy.js';
+import { findUnreadable, setAsideUnreadable, showRow, unreadableMessage } from './unreadable.js';
 
 /**
  * The rows of the scheduling state, read back at start: each table's items, restored lazily where
@@ -44,13 +45,33 @@ function writeHeads(dataDir: DataDir): void {
   }
 }
 
+/** Options of {@link openRows}. */
+export interface OpenRowsOptions {
+  /** Moves rows that cannot be read aside (./unreadable.ts) instead of refusing to open. @defaultValue false */
+  readonly setAsideUnreadable?: boolean;
+  /** Told of each row set aside. @defaultValue nothing */
+  readonly warn?: (message: string) => void;
+}
+
 /**
  * Opens the rows of a data dir's scheduling state.
  * @param dataDir - The open data dir.
+ * @param options - What to do with rows that cannot be read.
  * @returns the restored state (iterables of the tables' items) and the write guard.
+ * @throws Error naming the rows that cannot be read and the ways out, unless they are set aside.
  */
-export function openRows(dataDir: DataDir): StoredRows {
+export function openRows(dataDir: DataDir, options: OpenRowsOptions = {}): StoredRows {
   const { db } = dataDir;
+  // A row the server cannot load is found here, once, rather than wherever it is first read.
+  const unreadable = findUnreadable(db);
+  if (unreadable.length > 0) {
+    if (options.setAsideUnreadable !== true) throw new Error(unreadableMessage(dataDir.path, unreadable));
+    setAsideUnreadable(db, unreadable);
+    for (const row of unreadable)
+      options.warn?.(
+        `set aside the stored record ${showRow(row)}, which cannot be read (kept in the data dir)`,
+      );
+  }
   // The restored items not read whole yet, by table and row id (their proxies' targets).
   const pending = new Map<TableName, Map<string, object>>(TABLES.map((t) => [t, new Map()]));
   const body: StatementSync = db.prepare('SELECT body FROM items WHERE tbl = ? AND id = ?');

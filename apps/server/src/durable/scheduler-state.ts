@@ -9,7 +9,7 @@ import {
 } from '../scheduler/core/index.js';
 import type { DataDir } from './data-dir.js';
 import { HEAD_FIELDS, headOf } from './lazy.js';
-import { openRows } from './rows.js';
+import { openRows, type OpenRowsOptions } from './rows.js';
 import { openTimes } from './times.js';
 
 /** The scheduling state's backend on a data dir, with what it restored. */
@@ -57,9 +57,13 @@ function deferred(): Deferred {
  * @param onFailure - Told once when a write fails (the server stops acknowledging writes).
  * @returns the backend, with the state it read.
  */
-export function openSchedulerState(dataDir: DataDir, onFailure?: (error: Error) => void): SchedulerState {
+export function openSchedulerState(
+  dataDir: DataDir,
+  onFailure?: (error: Error) => void,
+  options: OpenRowsOptions = {},
+): SchedulerState {
   const { db } = dataDir;
-  const rows = openRows(dataDir);
+  const rows = openRows(dataDir, options);
   const times = openTimes(db, rows.restored?.index ?? 0);
   const restored: RestoredState | undefined = rows.restored && { ...rows.restored, times: times.restored };
   const put: StatementSync = db.prepare(

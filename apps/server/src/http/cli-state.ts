@@ -9,11 +9,14 @@ export const STATE_FLAGS = {
   'batch-eval-gc-threshold': { type: 'string' },
   'job-gc-threshold': { type: 'string' },
   'deployment-gc-threshold': { type: 'string' },
+  'set-aside-unreadable': { type: 'boolean' },
 } as const;
 
 /** Usage lines of those flags. */
 export const STATE_USAGE = `  --data-dir DIR          Keep the state (scheduling state, mesh peerings) in DIR (created when
                           absent) and restore it at start; without it the state is in memory only
+  --set-aside-unreadable  With --data-dir: move stored records that cannot be read aside (kept in
+                          the data dir, named at start) instead of refusing to start
   --gc-interval DUR       Interval between garbage collections (default 5m)
   --eval-gc-threshold DUR Age of terminal evaluations and allocations collected (default 1h)
   --batch-eval-gc-threshold DUR
@@ -41,18 +44,19 @@ const MAX_MS = 366 * 86_400_000;
  * @returns an error message, or undefined.
  */
 export function parseStateFlags(
-  values: Partial<Record<keyof typeof STATE_FLAGS, string>>,
+  values: Partial<Record<keyof typeof STATE_FLAGS, string | boolean>>,
   options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] },
 ): string | undefined {
   const dir = values['data-dir'];
-  if (dir !== undefined) {
+  if (values['set-aside-unreadable'] === true) options.setAsideUnreadable = true;
+  if (typeof dir === 'string') {
     if (dir.trim() === '') return '--data-dir expects a directory';
     options.dataDir = dir;
   }
   const gc: { -readonly [K in keyof GcOptions]?: number } = {};
   for (const [flag, key] of GC_FLAGS) {
     const text = values[flag];
-    if (text === undefined) continue;
+    if (typeof text !== 'string') continue;
     const ns = parseDuration(text);
     const ms = ns === undefined ? undefined : ns / 1e6;
     if (ms === undefined || ms < 1 || ms > MAX_MS) {

@@ -1,3 +1,4 @@
+import { ownValue } from '@sked/model';
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -69,6 +70,12 @@ export interface StartServerOptions {
    * start, every write answered once it is on disk. @defaultValue none: memory only
    */
   readonly dataDir?: string;
+  /**
+   * With `dataDir`: stored records that cannot be read are moved aside (kept in the data dir, each
+   * named on stderr) and the server starts without them; without it such a data dir is refused
+   * with a message naming them. @defaultValue false
+   */
+  readonly setAsideUnreadable?: boolean;
   /** Garbage collection thresholds and interval in ms. @defaultValue the service's (1h, 24h, 4h, 1h; every 5 min) */
   readonly gc?: Partial<GcOptions>;
   /** Port of the secrets service API; 0 picks a free port. @defaultValue 8200, or 0 when `schedulerPort` is 0 */
@@ -162,7 +169,7 @@ function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAll
     task(name) {
       const task = group?.Tasks.find((t) => t.Name === name);
       if (task === undefined) return undefined;
-      const state = alloc.TaskStates?.[name]?.State;
+      const state = ownValue(alloc.TaskStates, name)?.State;
       return {
         driver: task.Driver,
         dir: cluster.taskDir(alloc.ID, name),
@@ -188,7 +195,10 @@ function openCluster(
   const durable: Durable | undefined =
     options.dataDir === undefined
       ? undefined
-      : openDurable(options.dataDir, (error) => process.stderr.write(`sked-server: ${error.message}\n`));
+      : openDurable(options.dataDir, (error) => process.stderr.write(`sked-server: ${error.message}\n`), {
+          setAsideUnreadable: options.setAsideUnreadable ?? false,
+          warn: (message) => process.stderr.write(`sked-server: ${message}\n`),
+        });
   const dataRoot = options.dataRoot ?? durable?.taskRoot;
   const cluster = createCluster({
     onEvents: (batch) => broker.publish(batch),

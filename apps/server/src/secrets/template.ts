@@ -4,6 +4,7 @@
  * the spec names exist; anything else between `{{` and `}}` is refused when the template is
  * written, so a login never meets an unknown variable.
  */
+import { ownValue } from '@sked/model';
 import { escapeFilterValue } from './escape.js';
 
 const PLACEHOLDER = /\{\{\s*\.([A-Za-z]+)\s*\}\}/g;
@@ -49,7 +50,7 @@ export function renderFilter(
   raw: readonly string[] = [],
 ): string {
   return template.replace(PLACEHOLDER, (_whole, name: string) => {
-    const value = values[name] ?? '';
+    const value = ownValue(values, name) ?? '';
     return raw.includes(name) ? value : escapeFilterValue(value);
   });
 }

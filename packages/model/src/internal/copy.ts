@@ -10,7 +10,8 @@ export function fill<T extends object>(defaults: Readonly<T>, input: Partial<T> 
   const out = { ...defaults } as T;
   if (input === undefined) return out;
   for (const key of Object.keys(defaults) as (keyof T)[]) {
-    const value = input[key];
+    // Own keys only: the defaults' keys are fixed names, but the input may be any object.
+    const value = Object.hasOwn(input, key) ? input[key] : undefined;
     if (value !== undefined && value !== null) out[key] = value as T[keyof T];
   }
   return out;

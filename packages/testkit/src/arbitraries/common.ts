@@ -13,6 +13,30 @@ export function nameArbitrary(): fc.Arbitrary<string> {
   return fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/);
 }
 
+/**
+ * The names every plain object inherits from `Object.prototype` (and `__proto__`, its accessor):
+ * a record keyed by names from input that reads or writes them as `obj[name]` breaks on these.
+ */
+export const PROTOTYPE_NAMES: readonly string[] = [
+  '__proto__',
+  'constructor',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+];
+
+/**
+ * A name as a user may give it for a job, group, task, node, Meta key...: usually a plain
+ * {@link nameArbitrary} name, often (one draw in three) one of {@link PROTOTYPE_NAMES}, so that
+ * property tests keep code that keys records by names honest.
+ */
+export function inputNameArbitrary(): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 2, arbitrary: nameArbitrary() },
+    { weight: 1, arbitrary: fc.constantFrom(...PROTOTYPE_NAMES) },
+  );
+}
+
 /** A duration in nanoseconds, whole seconds up to one day. */
 export function nanosecondsArbitrary(): fc.Arbitrary<number> {
   return fc.integer({ min: 0, max: 86_400 }).map((seconds) => seconds * SECOND);
@@ -37,10 +61,10 @@ export function indexArbitrary(): fc.Arbitrary<number> {
   return fc.integer({ min: 1, max: 1_000_000 });
 }
 
-/** A `Meta`-style map: keys like `owner`, `team`, `env`, values short strings. */
+/** A `Meta`-style map: keys like `owner`, `team`, `env` (or a {@link PROTOTYPE_NAMES} name), values short strings. */
 export function metaArbitrary(): fc.Arbitrary<Record<string, string>> {
   return fc.dictionary(
-    fc.oneof(fc.constantFrom('owner', 'team', 'env', 'version', 'cost-center'), nameArbitrary()),
+    fc.oneof(fc.constantFrom('owner', 'team', 'env', 'version', 'cost-center'), inputNameArbitrary()),
     fc.string({ maxLength: 12 }),
     { maxKeys: 4 },
   );

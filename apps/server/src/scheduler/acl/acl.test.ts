@@ -241,3 +241,20 @@ describe('secretFromHeaders', () => {
     expect(secretFromHeaders(headers)).toBe(secret);
   });
 });
+
+describe('names that are Object.prototype members', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'plain'])(
+    'a namespace and a peering named %j in a token file grant what they say',
+    (name) => {
+      // Arrange: parsed JSON keeps "__proto__" an own key, as a token file read from disk does
+      const json = `{"tokens":[{"name":"t","secret":"s-t","namespaces":{${JSON.stringify(name)}:["submit-job"]},"peering":{${JSON.stringify(name)}:"write"}}]}`;
+      // Act
+      const principal = createAcl(parseAclConfig(JSON.parse(json))).resolve('s-t')!;
+      // Assert
+      expect(principal.allowNamespace(name, 'submit-job')).toBe(true);
+      expect(principal.allowNamespace('other', 'read-job')).toBe(false);
+      expect(principal.allowPeering(name, 'write')).toBe(true);
+      expect(principal.allowPeering('other', 'read')).toBe(false);
+    },
+  );
+});

@@ -1,3 +1,4 @@
+import { nullRecord } from '@sked/model';
 import { readFileSync } from 'node:fs';
 import { isRecord } from '../../http/guards.js';
 
@@ -146,7 +147,7 @@ export function parseAclConfig(value: unknown, file?: string): AclConfig {
     secrets.add(secret as string);
     const management = token['management'] ?? false;
     if (typeof management !== 'boolean') fail(`${label}.management must be true or false`);
-    const namespaces: Record<string, NamespaceCapability[]> = {};
+    const namespaces = nullRecord<NamespaceCapability[]>();
     const rawNamespaces = token['namespaces'] ?? {};
     if (!isRecord(rawNamespaces)) fail(`${label}.namespaces must be an object of namespace to capabilities`);
     for (const [ns, caps] of Object.entries(rawNamespaces as Record<string, unknown>)) {
@@ -197,7 +198,7 @@ function parsePeeringAccess(
       `${label}.peering must be "read", "write" or an object of peering name to "read" or "write", not ${JSON.stringify(value)}`,
     );
   }
-  const rules: Record<string, PeeringAccess> = {};
+  const rules = nullRecord<PeeringAccess>();
   for (const [pattern, access] of Object.entries(value)) {
     if (pattern === '') fail(`${label}.peering has an empty peering name`);
     if (!isPeeringAccess(access)) {

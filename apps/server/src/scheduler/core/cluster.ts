@@ -31,6 +31,7 @@ import { resumeRestored } from './recover.js';
 import { deriveJobStatus } from './state/job-status.js';
 import { createStore } from './state/store.js';
 import { createTimers } from './timers.js';
+import { createContainment, type Containment, type WorkOwner } from './contain.js';
 import { createVolumeWrites } from './volumes/writes.js';
 
 export type { Cluster, PlanResponse, RegisterResponse, VolumeRegistration } from './api.js';
@@ -52,6 +53,9 @@ function driversOf(
   return { drivers, names };
 }
 
+/** The owner of the timers indexing a restored state. */
+const RESTORE: WorkOwner = { kind: 'cluster', what: 'indexing of the restored state' };
+
 /** The shared context of the parts, from the options. */
 function contextOf(options: ClusterOptions): CoreContext {
   const baseClock = options.clock ?? systemClock();
@@ -61,11 +65,12 @@ function contextOf(options: ClusterOptions): CoreContext {
   const store = createStore(options.persistence);
   store.derive(deriveJobStatus);
   if (options.onEvents !== undefined) store.onEvents(options.onEvents);
-  return {
+  let contain: Containment | undefined;
+  const base: Omit<CoreContext, 'contain'> = {
     region: options.region ?? 'global',
     store,
     clock,
-    timers: createTimers(clock),
+    timers: createTimers(clock, () => (owner, error) => contain?.fail(owner, error)),
     timing: { ...DEFAULT_TIMING, ...options.timing },
     newId: uuidFactory(options.random ?? Math.random),
     nowMs: () => clock.now(),
@@ -75,6 +80,8 @@ function contextOf(options: ClusterOptions): CoreContext {
     forceReschedule: new Set(),
     noShutdownDelay: new Set(),
   };
+  contain = createContainment(base, options.logError ?? ((message, error) => console.error(message, error)));
+  return { ...base, contain };
 }
 
 /**
@@ -111,6 +118,7 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     taskDir,
     reportHealth: (alloc, healthy, why) => store.write((tx) => watcher.setHealth(tx, alloc, healthy, why)),
   });
+  ctx.contain.connect({ update: clientUpdate, abandonRun: client.abandonRun });
   const applyPlan = createPlanApplier(ctx, {
     queue,
     stopRun: client.stopRun,
@@ -136,9 +144,9 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     });
     // The restored tables nothing has read yet are indexed after start, one a turn.
     const settle = (): void => {
-      if (store.settle()) ctx.timers.later(settle, 0);
+      if (store.settle()) ctx.timers.later(settle, 0, RESTORE);
     };
-    ctx.timers.later(settle, 0);
+    ctx.timers.later(settle, 0, RESTORE);
   }
 
   const collector = createCollector(

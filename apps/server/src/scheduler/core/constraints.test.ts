@@ -46,6 +46,18 @@ describe('checkConstraint', () => {
   });
 });
 
+describe('Object.prototype names as attribute and meta keys', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty'])(
+    'meta and attr key %j are unset on a node without them',
+    (name) => {
+      for (const target of [`\${meta.${name}}`, `\${attr.${name}}`]) {
+        expect(checkConstraint({ LTarget: target, Operand: 'is_set', RTarget: '' }, node)).toBe(false);
+        expect(checkConstraint({ LTarget: target, Operand: 'is_not_set', RTarget: '' }, node)).toBe(true);
+      }
+    },
+  );
+});
+
 const versionArb = fc
   .tuple(
     fc.nat(20),

@@ -1,3 +1,4 @@
+import { ownValue } from '@sked/model';
 import type { Constraint, Node } from './types.js';
 
 /** A parsed version: numeric segments, pre-release identifiers. */
@@ -118,8 +119,9 @@ export function resolveTarget(target: string, node: Node): string | undefined {
   const m = /^\$\{([^}]+)\}$/.exec(target.trim());
   if (!m) return target;
   const path = (m[1] ?? '').trim();
-  if (path.startsWith('attr.')) return node.Attributes[path.slice(5)];
-  if (path.startsWith('meta.')) return node.Meta[path.slice(5)];
+  // Own keys only: `${meta.constructor}` on a node without that key is unset, not a function.
+  if (path.startsWith('attr.')) return ownValue(node.Attributes, path.slice(5));
+  if (path.startsWith('meta.')) return ownValue(node.Meta, path.slice(5));
   switch (path) {
     case 'node.unique.id':
       return node.ID;

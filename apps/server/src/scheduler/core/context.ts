@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { Containment } from './contain.js';
 import type { ClusterTiming } from './options.js';
 import type { Store } from './state/store.js';
 import type { Timers } from './timers.js';
@@ -27,4 +28,6 @@ export interface CoreContext {
   readonly forceReschedule: Set<string>;
   /** Evaluations whose stops skip the shutdown delay. */
   readonly noShutdownDelay: Set<string>;
+  /** The boundary of background work: a failure marks its allocation, deployment or job failed (./contain.ts). */
+  readonly contain: Containment;
 }

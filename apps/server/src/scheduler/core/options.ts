@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { FailureLog } from './contain.js';
 import type { TaskDriver } from './drivers/driver.js';
 import type { GcOptions } from './gc/collector.js';
 import type { StoreOptions } from './state/persistence.js';
@@ -39,6 +40,11 @@ export interface ClusterOptions {
   readonly persistence?: StoreOptions;
   /** Garbage collection thresholds and interval (ms). @defaultValue the service's, see ./gc/collector.ts */
   readonly gc?: Partial<GcOptions>;
+  /**
+   * Where a failure of background work is logged (a sentence naming the allocation, deployment or
+   * job marked failed, and the error with its stack; see ./contain.ts). @defaultValue console.error
+   */
+  readonly logError?: FailureLog;
 }
 
 /** Delays of the simulation (ms). */

@@ -1,4 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
+import { PROTOTYPE_NAMES } from '@sked/testkit';
 import { describe, expect, it } from 'vitest';
 import { createEventBroker, type EventSubscription } from './broker.js';
 import { ALL_TOPICS, parseTopics, type TopicFilter } from './topics.js';
@@ -222,12 +223,14 @@ describe('properties', () => {
     fc.array(
       fc.record({
         topic: fc.constantFrom('Job', 'Allocation', 'Node'),
-        key: fc.constantFrom('a', 'b', 'c'),
+        key: fc.constantFrom('a', 'b', 'c', ...PROTOTYPE_NAMES),
         namespace: fc.constantFrom('default', 'prod', ''),
       }),
       { minLength: 1, maxLength: 30 },
     ),
-    fc.subarray(['Job', 'Job:a', 'Allocation:b', 'Node', '*:c'], { minLength: 1 }),
+    fc.subarray(['Job', 'Job:a', 'Allocation:b', 'Node', '*:c', 'Job:constructor', '*:__proto__'], {
+      minLength: 1,
+    }),
     fc.constantFrom('default', 'prod', '*'),
   ])('a subscriber receives exactly the matching events, each once, in order', (specs, wanted, namespace) => {
     const broker = createEventBroker();

@@ -1,4 +1,5 @@
 import { fc, test } from '@fast-check/vitest';
+import { PROTOTYPE_NAMES } from '@sked/testkit';
 import { describe, expect, it } from 'vitest';
 import { ALL_TOPICS, matchesEvent, parseTopics, topicRequirements, type TopicFilter } from './topics.js';
 import type { StreamEvent } from './types.js';
@@ -95,7 +96,10 @@ describe('topicRequirements', () => {
 });
 
 describe('properties', () => {
-  const name = fc.stringMatching(/^[A-Za-z*][A-Za-z0-9-]{0,8}$/);
+  const name = fc.oneof(
+    fc.stringMatching(/^[A-Za-z*][A-Za-z0-9-]{0,8}$/),
+    fc.constantFrom(...PROTOTYPE_NAMES),
+  );
   test.prop([fc.array(fc.tuple(name, fc.option(name, { nil: undefined })), { minLength: 1, maxLength: 8 })])(
     'every parsed Topic:key pair is in the filter, and nothing else',
     (pairs) => {

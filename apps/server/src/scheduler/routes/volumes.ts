@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { namespaceIdKey, readPage } from '@sked/query';
-import { CsiVolume as CsiVolumeSchema, CsiVolumeRegisterRequest } from '@sked/model';
+import { CsiVolume as CsiVolumeSchema, CsiVolumeRegisterRequest, nullRecord } from '@sked/model';
 import { sendJson } from '../../http/app.js';
 import { blockingRead } from '../../http/blocking.js';
 import {
@@ -37,7 +37,7 @@ const HIDDEN_IN_LIST = new Set(['Allocations', 'ReadAllocs', 'WriteAllocs', 'Ver
  * @returns The list item.
  */
 export function volumeListItem(volume: CsiVolume): Record<string, unknown> {
-  const item: Record<string, unknown> = {};
+  const item = nullRecord<unknown>();
   for (const [key, value] of Object.entries(volume)) {
     if (!HIDDEN_IN_LIST.has(key)) item[key] = value;
   }
@@ -107,8 +107,8 @@ export function registerVolumeRoutes(app: FastifyInstance, ctx: SchedulerRouteCo
     const volume = readVolume(namespace, request.params.volume_id);
     const { Claims: _claims, Secrets: _secrets, ...rest } = volume;
     const allocs: Allocation[] = [];
-    const readAllocs: Record<string, unknown> = {};
-    const writeAllocs: Record<string, unknown> = {};
+    const readAllocs = nullRecord<unknown>();
+    const writeAllocs = nullRecord<unknown>();
     for (const claim of claimsOf(volume)) {
       const alloc = store.allocs.get(claim.id);
       const stub = alloc === undefined ? null : allocListItem(alloc, { resources: false, taskStates: false });

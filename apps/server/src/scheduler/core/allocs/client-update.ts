@@ -46,7 +46,10 @@ export function createClientUpdate(ctx: CoreContext, deps: ClientUpdateDeps): Al
       ctx.activeAllocs.delete(a.ID);
       deps.finishRun(a.ID);
       deps.queue.unblock();
-      ctx.timers.later(() => deps.releaseClaims(a.ID), ctx.timing.claimReleaseMs);
+      ctx.timers.later(() => deps.releaseClaims(a.ID), ctx.timing.claimReleaseMs, {
+        kind: 'allocation',
+        id: a.ID,
+      });
     });
     if (a.ClientStatus !== AllocClientStatus.Failed || a.DesiredStatus !== AllocDesiredStatus.Run) return;
     const job = tx.get('jobs', jobKey(a.Namespace, a.JobID));

@@ -1,4 +1,4 @@
-import { TaskEventType, TaskStateName } from '@sked/model';
+import { ownValue, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import { iso } from '../internal/ids.js';
 import { clientTerminal } from '../internal/status.js';
@@ -69,10 +69,10 @@ export function createAllocRunner(ctx: CoreContext, deps: AllocRunnerDeps): Allo
     if (run.stopping || run.closed) return;
     const states = store.allocs.get(run.id)?.TaskStates ?? {};
     const tasks = [...run.tasks.values()].map((tr) => tr.task);
-    const dead = (t: Task): boolean => states[t.Name]?.State === TaskStateName.Dead;
+    const dead = (t: Task): boolean => ownValue(states, t.Name)?.State === TaskStateName.Dead;
     if (run.phase === 'prestart') {
       const pre = tasks.filter((t) => hookOf(t) === 'prestart' && ephemeral(t));
-      if (pre.every((t) => dead(t) && states[t.Name]?.Failed !== true)) startMain(run, tasks);
+      if (pre.every((t) => dead(t) && ownValue(states, t.Name)?.Failed !== true)) startMain(run, tasks);
       return;
     }
     if (run.phase !== 'main') return;
@@ -101,23 +101,32 @@ export function createAllocRunner(ctx: CoreContext, deps: AllocRunnerDeps): Allo
       deadlineTimer: undefined,
     };
     runs.set(allocId, run);
-    ctx.timers.later(() => {
-      if (run.stopping) return;
-      update(allocId, (_x, states) => {
-        for (const t of group.Tasks)
-          addEvent(
-            states,
-            t.Name,
-            taskEvent(TaskEventType.Received, ctx.nowMs(), { DisplayMessage: 'Task received by client' }),
-          );
-      });
-      ctx.timers.later(() => {
+    const owner = { kind: 'allocation', id: allocId } as const;
+    ctx.timers.later(
+      () => {
         if (run.stopping) return;
-        const prestart = group.Tasks.filter((t) => hookOf(t) === 'prestart');
-        if (prestart.length > 0) setupAndStart(run, prestart);
-        else startMain(run, group.Tasks);
-      }, timing.clientDelayMs / 2);
-    }, timing.clientDelayMs);
+        update(allocId, (_x, states) => {
+          for (const t of group.Tasks)
+            addEvent(
+              states,
+              t.Name,
+              taskEvent(TaskEventType.Received, ctx.nowMs(), { DisplayMessage: 'Task received by client' }),
+            );
+        });
+        ctx.timers.later(
+          () => {
+            if (run.stopping) return;
+            const prestart = group.Tasks.filter((t) => hookOf(t) === 'prestart');
+            if (prestart.length > 0) setupAndStart(run, prestart);
+            else startMain(run, group.Tasks);
+          },
+          timing.clientDelayMs / 2,
+          owner,
+        );
+      },
+      timing.clientDelayMs,
+      owner,
+    );
     if (a.DeploymentID && group.Update) deps.armDeadline(run);
   };
 

@@ -1,4 +1,4 @@
-import { AllocDesiredStatus, TaskEventType, TaskStateName } from '@sked/model';
+import { AllocDesiredStatus, ownValue, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import type { TaskDriver } from '../drivers/driver.js';
 import { badRequest, notFound } from '../errors.js';
@@ -36,11 +36,11 @@ function liveTasks(a: Allocation, task: string | undefined): string[] {
   const names = Object.keys(a.TaskStates ?? {});
   if (task) {
     if (!names.includes(task)) throw badRequest(`Task "${task}" not found in allocation "${a.ID}"`);
-    if (a.TaskStates?.[task]?.State !== TaskStateName.Running)
+    if (ownValue(a.TaskStates, task)?.State !== TaskStateName.Running)
       throw badRequest(`Task "${task}" is not running`);
     return [task];
   }
-  const running = names.filter((n) => a.TaskStates?.[n]?.State === TaskStateName.Running);
+  const running = names.filter((n) => ownValue(a.TaskStates, n)?.State === TaskStateName.Running);
   if (running.length === 0) throw badRequest(`Allocation "${a.ID}" has no running tasks`);
   return running;
 }

@@ -24,24 +24,32 @@ export function createHealthChecks(ctx: CoreContext, report: ReportHealth): Heal
     if (!allRunning(a)) return;
     const min = (groupOf(a)?.Update?.MinHealthyTime ?? 0) / 1e6;
     run.healthTimer?.cancel();
-    run.healthTimer = ctx.timers.later(() => {
-      const cur = store.allocs.get(run.id);
-      if (!cur || run.stopping || cur.DeploymentStatus?.Healthy != null) return;
-      if (!allRunning(cur)) return;
-      run.deadlineTimer?.cancel();
-      report(cur, true);
-    }, min);
+    run.healthTimer = ctx.timers.later(
+      () => {
+        const cur = store.allocs.get(run.id);
+        if (!cur || run.stopping || cur.DeploymentStatus?.Healthy != null) return;
+        if (!allRunning(cur)) return;
+        run.deadlineTimer?.cancel();
+        report(cur, true);
+      },
+      min,
+      { kind: 'allocation', id: run.id },
+    );
   };
 
   const armDeadline = (run: AllocRun): void => {
     const a = store.allocs.get(run.id);
     const update = a ? groupOf(a)?.Update : undefined;
     if (!update) return;
-    run.deadlineTimer = ctx.timers.later(() => {
-      const cur = store.allocs.get(run.id);
-      if (cur && cur.DeploymentStatus?.Healthy == null && !run.stopping)
-        report(cur, false, 'Task not running by healthy_deadline');
-    }, update.HealthyDeadline / 1e6);
+    run.deadlineTimer = ctx.timers.later(
+      () => {
+        const cur = store.allocs.get(run.id);
+        if (cur && cur.DeploymentStatus?.Healthy == null && !run.stopping)
+          report(cur, false, 'Task not running by healthy_deadline');
+      },
+      update.HealthyDeadline / 1e6,
+      { kind: 'allocation', id: run.id },
+    );
   };
 
   return { checkHealthy, armDeadline };

@@ -1,4 +1,4 @@
-import { TaskStateName } from '@sked/model';
+import { ownValue, TaskStateName } from '@sked/model';
 import type { TimerHandle } from '../clock.js';
 import type { TaskHandle } from '../drivers/driver.js';
 import type { Allocation, Task, TaskState } from '../types.js';
@@ -42,5 +42,7 @@ export const ephemeral = (t: Task): boolean => hookOf(t) !== '' && t.Lifecycle?.
 export function allRunning(a: Allocation): boolean {
   const group = a.Job?.TaskGroups.find((g) => g.Name === a.TaskGroup);
   const tasks = (group?.Tasks ?? []).filter((t) => !ephemeral(t));
-  return tasks.length > 0 && tasks.every((t) => a.TaskStates?.[t.Name]?.State === TaskStateName.Running);
+  return (
+    tasks.length > 0 && tasks.every((t) => ownValue(a.TaskStates, t.Name)?.State === TaskStateName.Running)
+  );
 }

@@ -1,4 +1,4 @@
-import { newTaskEvent, type TaskEventType } from '@sked/model';
+import { newTaskEvent, ownValue, type TaskEventType } from '@sked/model';
 
 import type { TaskEvent, TaskState } from '../types.js';
 
@@ -23,7 +23,7 @@ export function taskEvent(type: TaskEventType, nowMs: number, fields: Partial<Ta
 
 /** Appends an event to a task's state (keeping the latest {@link KEPT_TASK_EVENTS}); unknown tasks are ignored. */
 export function addEvent(states: Record<string, TaskState>, task: string, e: TaskEvent): void {
-  const s = states[task];
+  const s = ownValue(states, task);
   if (!s) return;
   s.Events = [...s.Events, e].slice(-KEPT_TASK_EVENTS);
 }

@@ -1,4 +1,4 @@
-import { JobType, TaskEventType, TaskStateName } from '@sked/model';
+import { JobType, ownValue, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import { formatDuration } from '../internal/duration.js';
 import { iso } from '../internal/ids.js';
@@ -24,7 +24,7 @@ const dead = (s: TaskState | undefined, fields: Partial<TaskState>): void => {
 
 /** The exit event: a driver failure (unless the driver reported it already) or Terminated. */
 function exitEvent(states: Record<string, TaskState>, name: string, r: Exit, now: number): void {
-  const s = states[name];
+  const s = ownValue(states, name);
   if (r.error !== undefined) {
     if (s?.Events.at(-1)?.Type !== TaskEventType.DriverFailure)
       addEvent(
@@ -68,7 +68,7 @@ export function createExitHandler(
     tr.dead = true;
     update(run.id, (_x, states) => {
       addEvent(states, name, ev(TaskEventType.Killed, { DisplayMessage: 'Task successfully killed' }, now));
-      dead(states[name], { FinishedAt: iso(now) });
+      dead(ownValue(states, name), { FinishedAt: iso(now) });
     });
   };
 
@@ -94,7 +94,7 @@ export function createExitHandler(
           now,
         ),
       );
-      const s = states[name];
+      const s = ownValue(states, name);
       if (s)
         Object.assign(s, { State: TaskStateName.Pending, Restarts: s.Restarts + 1, LastRestart: iso(now) });
     });
@@ -112,7 +112,7 @@ export function createExitHandler(
       runsToCompletion: type === JobType.Batch || type === JobType.SysBatch || ephemeral(tr.task),
     });
     update(run.id, (_x, states) => {
-      const s = states[name];
+      const s = ownValue(states, name);
       if (!s) return;
       exitEvent(states, name, r, now);
       if (decision.action === 'finish') dead(s, { Failed: decision.failed, FinishedAt: iso(now) });
@@ -146,7 +146,10 @@ export function createExitHandler(
         s.Restarts += 1;
         s.LastRestart = iso(now);
         tr.restarts = decision.restarts;
-        tr.timer = ctx.timers.later(() => startTask(run, name), decision.delayMs);
+        tr.timer = ctx.timers.later(() => startTask(run, name), decision.delayMs, {
+          kind: 'allocation',
+          id: run.id,
+        });
       }
     });
     afterExit(run, tr, name, now);
@@ -154,7 +157,7 @@ export function createExitHandler(
 
   /** A task that died for good: a failed task or a dead leader takes its siblings down. */
   const afterExit = (run: AllocRun, tr: TaskRun, name: string, now: number): void => {
-    const state = store.allocs.get(run.id)?.TaskStates?.[name];
+    const state = ownValue(store.allocs.get(run.id)?.TaskStates, name);
     if (state?.State !== TaskStateName.Dead) return;
     tr.dead = true;
     const failed = state.Failed;

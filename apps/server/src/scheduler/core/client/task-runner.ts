@@ -1,4 +1,4 @@
-import { TaskEventType, TaskStateName } from '@sked/model';
+import { ownValue, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import type { DriverTaskEvent, TaskDriver } from '../drivers/driver.js';
 import { formatDuration } from '../internal/duration.js';
@@ -51,7 +51,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
   const failStart = (run: AllocRun, name: string, e: TaskEvent): void => {
     update(run.id, (_x, states) => {
       addEvent(states, name, e);
-      dead(states[name], { Failed: true, FinishedAt: iso(ctx.nowMs()) });
+      dead(ownValue(states, name), { Failed: true, FinishedAt: iso(ctx.nowMs()) });
     });
   };
 
@@ -88,17 +88,22 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
       return;
     }
     tr.dead = false;
+    const owner = { kind: 'allocation', id: run.id } as const;
     const env = taskEnv(a, tr.task, taskPlace(envSource, a, name));
     tr.handle = driver.start(
       { allocId: run.id, taskName: name, config: tr.task.Config ?? {}, env, dir },
-      { event: (e) => onDriverEvent(run, name, e), exited: (r) => exits.onExit(run, name, r) },
+      {
+        // A driver reports from its own timers and processes: what the runner throws stays with the allocation.
+        event: (e) => ctx.contain.run(owner, () => onDriverEvent(run, name, e)),
+        exited: (r) => ctx.contain.run(owner, () => exits.onExit(run, name, r)),
+      },
     );
   };
 
   const onDriverEvent = (run: AllocRun, name: string, e: DriverTaskEvent): void => {
     if (run.closed) return;
     update(run.id, (_a, states) => {
-      const s = states[name];
+      const s = ownValue(states, name);
       if (!s) return;
       addEvent(
         states,
@@ -122,7 +127,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
       if (!tr.handle) {
         tr.dead = true;
         update(run.id, (_x, states) => {
-          const s = states[name];
+          const s = ownValue(states, name);
           if (s && s.State !== TaskStateName.Dead) {
             addEvent(states, name, ev(TaskEventType.Killed, { DisplayMessage: 'Task successfully killed' }));
             dead(s, { FinishedAt: iso(ctx.nowMs()) });
@@ -141,9 +146,11 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
           }),
         ),
       );
-      void tr.handle.stop({ signal: tr.task.KillSignal || 'SIGINT', timeoutMs: tr.task.KillTimeout / 1e6 });
+      tr.handle
+        .stop({ signal: tr.task.KillSignal || 'SIGINT', timeoutMs: tr.task.KillTimeout / 1e6 })
+        .catch((error: unknown) => ctx.contain.fail({ kind: 'allocation', id: run.id }, error));
     };
-    if (delayMs > 0) ctx.timers.later(go, delayMs);
+    if (delayMs > 0) ctx.timers.later(go, delayMs, { kind: 'allocation', id: run.id });
     else go();
   };
 

@@ -1,4 +1,4 @@
-import { DeploymentStatus, EvalTriggeredBy } from '@sked/model';
+import { DeploymentStatus, EvalTriggeredBy, ownValue } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
@@ -133,7 +133,7 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     tx.put('allocs', u);
     if (!d0 || d0.Status !== DeploymentStatus.Running) return;
     const d: Deployment = structuredClone(d0);
-    const s = d.TaskGroups[a.TaskGroup];
+    const s = ownValue(d.TaskGroups, a.TaskGroup);
     if (!s) return;
     if (healthy) s.HealthyAllocs++;
     else s.UnhealthyAllocs++;
@@ -151,19 +151,23 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     deploymentTimers.get(id)?.cancel();
     deploymentTimers.set(
       id,
-      ctx.timers.later(() => {
-        deploymentTimers.delete(id);
-        store.write((tx) => {
-          const cur = tx.get('deployments', id);
-          if (!cur || cur.Status !== DeploymentStatus.Running) return;
-          tx.put('deployments', {
-            ...cur,
-            Status: DeploymentStatus.Failed,
-            StatusDescription: 'Failed due to progress deadline',
-            ModifyIndex: tx.index,
+      ctx.timers.later(
+        () => {
+          deploymentTimers.delete(id);
+          store.write((tx) => {
+            const cur = tx.get('deployments', id);
+            if (!cur || cur.Status !== DeploymentStatus.Running) return;
+            tx.put('deployments', {
+              ...cur,
+              Status: DeploymentStatus.Failed,
+              StatusDescription: 'Failed due to progress deadline',
+              ModifyIndex: tx.index,
+            });
           });
-        });
-      }, deadline),
+        },
+        deadline,
+        { kind: 'deployment', id },
+      ),
     );
   };
 

@@ -109,5 +109,5 @@ export const SIGNAL_NUMBERS: Readonly<Record<string, number>> = {
 export function normalizeSignal(sig: string): string | undefined {
   const up = sig.trim().toUpperCase();
   const name = up.startsWith('SIG') ? up : `SIG${up}`;
-  return name in SIGNAL_NUMBERS ? name : undefined;
+  return Object.hasOwn(SIGNAL_NUMBERS, name) ? name : undefined;
 }

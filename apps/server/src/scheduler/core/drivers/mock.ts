@@ -1,4 +1,4 @@
-import { TaskEventType } from '@sked/model';
+import { ownValue, TaskEventType } from '@sked/model';
 import type { Clock, TimerHandle } from '../clock.js';
 import { parseDuration } from '../internal/duration.js';
 import { normalizeSignal, SIGNAL_NUMBERS, type TaskDriver, type TaskHandle } from './driver.js';
@@ -79,7 +79,7 @@ export function createMockDriver(clock: Clock): TaskDriver {
           if (!name) throw new TypeError(`Unknown signal "${sig}".`);
           if (done || !started) return;
           if (exitOn.includes(name) && !(cfg.ignore_signals && name !== 'SIGKILL')) {
-            const n = SIGNAL_NUMBERS[name] ?? 0;
+            const n = ownValue(SIGNAL_NUMBERS, name) ?? 0;
             later(
               () => exit({ exitCode: 128 + n, signal: n, failed: true }),
               name === 'SIGKILL' ? 0 : ms(cfg.kill_after, 10),
@@ -101,7 +101,7 @@ export function createMockDriver(clock: Clock): TaskDriver {
               return;
             }
             const name = normalizeSignal(options.signal ?? 'SIGINT') ?? 'SIGINT';
-            const n = SIGNAL_NUMBERS[name] ?? 2;
+            const n = ownValue(SIGNAL_NUMBERS, name) ?? 2;
             if (!cfg.ignore_signals)
               later(() => exit({ exitCode: 128 + n, signal: n, failed: false }), ms(cfg.kill_after, 10));
             later(() => exit({ exitCode: 137, signal: 9, failed: false }), options.timeoutMs);

@@ -1,4 +1,4 @@
-import { TaskEventType } from '@sked/model';
+import { ownValue, TaskEventType } from '@sked/model';
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -177,7 +177,7 @@ export function createRawExecDriver(options: RawExecDriverOptions = {}): TaskDri
         running.delete(handle);
         // Take the rest of the group down with the leader, as a stop of the task would.
         if (child.pid !== undefined) signalGroup(child.pid, 'SIGKILL');
-        const signalNumber = signal === null ? 0 : (SIGNAL_NUMBERS[signal] ?? 0);
+        const signalNumber = signal === null ? 0 : (ownValue(SIGNAL_NUMBERS, signal) ?? 0);
         const exitCode = code ?? 128 + signalNumber;
         sink.exited({
           exitCode,

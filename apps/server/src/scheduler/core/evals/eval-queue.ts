@@ -7,6 +7,7 @@ import { jobKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
 import type { Evaluation, Job } from '../types.js';
 import { evalIdentity, newEvaluation, type EvalJob } from './factory.js';
+import { describeError } from '../contain.js';
 
 /** The evaluation broker: creates evaluations, runs each (once) after its delay, retries blocked ones. */
 export interface EvalQueue {
@@ -103,6 +104,7 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
       });
     } catch (error) {
       // A scheduler fault must not take the server down: record it on the evaluation.
+      ctx.contain.log(`sked-server: evaluation ${id} failed: ${describeError(error)}`, error);
       store.write((tx) => {
         const ev = tx.get('evals', id);
         if (!ev) return;

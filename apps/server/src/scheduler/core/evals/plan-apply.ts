@@ -1,4 +1,12 @@
-import { AllocDesiredStatus, DeploymentStatus, EvalStatus, EvalTriggeredBy } from '@sked/model';
+import {
+  AllocDesiredStatus,
+  DeploymentStatus,
+  EvalStatus,
+  EvalTriggeredBy,
+  nullRecord,
+  ownValue,
+  setOwn,
+} from '@sked/model';
 
 import type { CoreContext } from '../context.js';
 import { iso } from '../internal/ids.js';
@@ -97,8 +105,8 @@ export function createPlanApplier(
 
   /** Completes the evaluation, or keeps/creates one blocked evaluation for what did not fit. */
   const settleEval = (tx: Txn, job: Job | undefined, ev: Evaluation, plan: SchedulePlan): void => {
-    const queued: Record<string, number> = {};
-    for (const g of job?.TaskGroups ?? []) queued[g.Name] = plan.queued[g.Name] ?? 0;
+    const queued = nullRecord<number>();
+    for (const g of job?.TaskGroups ?? []) setOwn(queued, g.Name, ownValue(plan.queued, g.Name) ?? 0);
     const failed: Record<string, AllocMetric> | null =
       Object.keys(plan.failed).length > 0 ? plan.failed : null;
     const updated: Evaluation = {

@@ -3,6 +3,10 @@ import type { StoreBackend } from '../state/persistence.js';
 import type { Allocation } from '../types.js';
 import { collect, type GcCutoffs, type GcResult } from './collect.js';
 import { createTimeTable } from './timetable.js';
+import type { WorkOwner } from '../contain.js';
+
+/** The owner of the collector's timers: a failure is logged and the next run goes on. */
+const GC: WorkOwner = { kind: 'cluster', what: 'garbage collection' };
 
 /** Thresholds of the garbage collector, in ms (the service's defaults in {@link DEFAULT_GC}). */
 export interface GcOptions {
@@ -70,7 +74,7 @@ export function createCollector(
 
   const sample = (): void => {
     witness(store.index, ctx.nowMs());
-    ctx.timers.later(sample, sampleMs);
+    ctx.timers.later(sample, sampleMs, GC);
   };
   sample();
 
@@ -99,10 +103,10 @@ export function createCollector(
     try {
       run(false);
     } finally {
-      ctx.timers.later(periodic, options.intervalMs);
+      ctx.timers.later(periodic, options.intervalMs, GC);
     }
   };
-  ctx.timers.later(periodic, options.intervalMs);
+  ctx.timers.later(periodic, options.intervalMs, GC);
 
   return {
     collect: run,

@@ -1,6 +1,7 @@
+import { nullRecord, ownValue } from '@sked/model';
 import { badRequest } from '../errors.js';
 import { parseDuration } from '../internal/duration.js';
-import { isObj, type Json, type Obj } from './json.js';
+import { isObj, merged, type Json, type Obj } from './json.js';
 
 /** Fields whose HCL value is a duration string turned into nanoseconds. */
 const DURATIONS = new Set([
@@ -99,21 +100,21 @@ function duration(v: Json, where: string): number {
 
 /** Converts one HCL body (already resolved) into Job-shaped fields. */
 export function convertBody(body: Obj, context: string, where: string): Obj {
-  const out: Obj = {};
+  const out: Obj = nullRecord();
   for (const [key, raw] of Object.entries(body)) {
     const here = `${where}.${key}`;
-    const block = BLOCKS[key];
+    const block = ownValue(BLOCKS, key);
     if (block && (Array.isArray(raw) || isObj(raw))) {
       const list = Array.isArray(raw) ? raw : [raw];
       if (block.kind === 'raw') {
-        out[block.field] = Object.assign({}, ...list.filter(isObj)) as Obj;
+        out[block.field] = merged(list);
       } else if (block.kind === 'strmap') {
-        const m: Record<string, string> = {};
+        const m = nullRecord<string>();
         for (const o of list.filter(isObj))
           for (const [k, x] of Object.entries(o)) m[k] = typeof x === 'string' ? x : JSON.stringify(x);
         out[block.field] = m;
       } else if (block.kind === 'one') {
-        const o = Object.assign({}, ...list.filter(isObj)) as Obj;
+        const o = merged(list);
         out[block.field] = convertBody(o, key, here);
       } else if (
         isObj(raw) &&
@@ -123,14 +124,13 @@ export function convertBody(body: Obj, context: string, where: string): Obj {
         // labelled blocks: { name: [body] }
         const items: Obj[] = [];
         for (const [label, bodies] of Object.entries(raw)) {
-          const b = Object.assign({}, ...(Array.isArray(bodies) ? bodies : [bodies]).filter(isObj)) as Obj;
+          const b = merged(Array.isArray(bodies) ? bodies : [bodies]);
           const converted = convertBody(b, key, `${here}["${label}"]`);
           if (key === 'port') converted['Label'] = label;
           else converted['Name'] = label;
           items.push(converted);
         }
-        if (block.kind === 'map')
-          out[block.field] = Object.fromEntries(items.map((x) => [x['Name'] as string, x]));
+        if (block.kind === 'map') out[block.field] = nullRecord(items.map((x) => [x['Name'] as string, x]));
         else out[block.field] = [...((out[block.field] as Obj[] | undefined) ?? []), ...items];
       } else {
         const items = list.filter(isObj).map((o, i) => convertBody(o, key, `${here}[${i}]`));
@@ -138,7 +138,7 @@ export function convertBody(body: Obj, context: string, where: string): Obj {
       }
       continue;
     }
-    const name = RENAMES[context]?.[key] ?? RENAMES['*']?.[key] ?? pascal(key);
+    const name = ownValue(ownValue(RENAMES, context), key) ?? ownValue(RENAMES['*'], key) ?? pascal(key);
     if (Array.isArray(raw) && raw.length > 0 && raw.every(isObj)) {
       // An unknown block (e.g. a `telemetry` block): converted like the known ones, one -> object.
       const items = raw.map((o, i) => convertBody(o, key, `${here}[${i}]`));
@@ -166,7 +166,7 @@ export function convertBody(body: Obj, context: string, where: string): Obj {
     const targets = out['Target'] as Obj;
     delete out['Target'];
     out['SpreadTarget'] = Object.entries(targets).map(([value, bodies]) => {
-      const b = Object.assign({}, ...(Array.isArray(bodies) ? bodies : [bodies]).filter(isObj)) as Obj;
+      const b = merged(Array.isArray(bodies) ? bodies : [bodies]);
       return { Value: value, Percent: typeof b['percent'] === 'number' ? b['percent'] : 0 };
     });
   }
@@ -189,7 +189,7 @@ export function convertBody(body: Obj, context: string, where: string): Obj {
 
 /** Turns a converted constraint/affinity block into LTarget/RTarget/Operand. */
 function constraintOf(c: Obj): Obj {
-  const out: Obj = {};
+  const out: Obj = nullRecord();
   if (c['Weight'] !== undefined) out['Weight'] = c['Weight'];
   const str = (v: Json): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
   out['LTarget'] = str(c['Attribute']);

@@ -38,7 +38,7 @@ function evalExpr(src: string, scope: Scope, where: string): Json {
     if (t === 'null') return null;
     if (t.startsWith('var.')) {
       const name = t.slice(4);
-      if (!(name in scope.vars))
+      if (!Object.hasOwn(scope.vars, name))
         throw badRequest(
           `Unknown variable "${name}" referenced at ${where}: declare it with a variable block.`,
         );
@@ -46,7 +46,8 @@ function evalExpr(src: string, scope: Scope, where: string): Json {
     }
     if (t.startsWith('local.')) {
       const name = t.slice(6);
-      if (!(name in scope.locals)) throw badRequest(`Unknown local value "${name}" referenced at ${where}.`);
+      if (!Object.hasOwn(scope.locals, name))
+        throw badRequest(`Unknown local value "${name}" referenced at ${where}.`);
       return scope.locals[name];
     }
     throw new UnsupportedExpression(src);

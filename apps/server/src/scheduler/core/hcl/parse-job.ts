@@ -1,10 +1,10 @@
-import { formatProblems, SchedulerJobInput, validate } from '@sked/model';
+import { formatProblems, nullRecord, SchedulerJobInput, setOwn, validate } from '@sked/model';
 import { canonicalize } from '../defaults.js';
 import { badRequest } from '../errors.js';
 import type { Job } from '../types.js';
 import { convertBody } from './convert.js';
 import { resolve, type Scope } from './expressions.js';
-import { isObj, type Obj } from './json.js';
+import { isObj, merged, type Obj } from './json.js';
 import { parseHcl, parseVarValue } from './parser.js';
 
 /** Input of the parse endpoint (already validated). */
@@ -58,43 +58,44 @@ export async function parseJobHcl(
   if (input.hcl.trim() === '') throw badRequest('JobHCL is empty: expected the text of a job file.');
   const root = await parseHcl('job.hcl', input.hcl);
   // Variables: defaults < var-file content < flags.
-  const declared: Obj = {};
+  const declared: Obj = nullRecord();
   const varBlocks = isObj(root['variable']) ? root['variable'] : {};
   for (const [name, bodies] of Object.entries(varBlocks)) {
-    const body = Object.assign({}, ...(Array.isArray(bodies) ? bodies : [bodies]).filter(isObj)) as Obj;
-    declared[name] = body['default'];
+    const body = merged(Array.isArray(bodies) ? bodies : [bodies]);
+    setOwn(declared, name, body['default']);
   }
-  const vars: Obj = { ...declared };
+  const vars: Obj = nullRecord(Object.entries(declared));
   if (input.variables && input.variables.trim() !== '') {
     const file = await parseHcl('variables.hcl', input.variables);
     for (const [k, v] of Object.entries(file)) {
-      if (!(k in declared))
+      if (!Object.hasOwn(declared, k))
         throw badRequest(
           `Variable "${k}" set in Variables is not declared in the job: declare it with a variable block.`,
         );
-      vars[k] = v;
+      setOwn(vars, k, v);
     }
   }
   for (const [k, v] of Object.entries(input.variableFlags ?? {})) {
-    if (!(k in declared))
+    if (!Object.hasOwn(declared, k))
       throw badRequest(
         `Variable "${k}" set in VariableFlags is not declared in the job: declare it with a variable block.`,
       );
-    vars[k] = typeof declared[k] === 'number' || typeof declared[k] === 'boolean' ? parseVarValue(v) : v;
+    const kind = typeof declared[k];
+    setOwn(vars, k, kind === 'number' || kind === 'boolean' ? parseVarValue(v) : v);
   }
   for (const [k, v] of Object.entries(vars))
     if (v === undefined)
       throw badRequest(
         `Required variable "${k}" is not set: give it a default, or set it in Variables or VariableFlags.`,
       );
-  const scope: Scope = { vars, locals: {} };
+  const scope: Scope = { vars, locals: nullRecord() };
   const localsBlocks = Array.isArray(root['locals'])
     ? root['locals']
     : isObj(root['locals'])
       ? [root['locals']]
       : [];
   for (const l of localsBlocks.filter(isObj))
-    for (const [k, v] of Object.entries(l)) scope.locals[k] = resolve(v, scope, `locals.${k}`);
+    for (const [k, v] of Object.entries(l)) setOwn(scope.locals, k, resolve(v, scope, `locals.${k}`));
 
   const jobs = isObj(root['job']) ? root['job'] : undefined;
   const names = jobs ? Object.keys(jobs) : [];

@@ -22,7 +22,7 @@ function checkPayload(pj: Parameterized, payload: Uint8Array): void {
 function checkMeta(pj: Parameterized, meta: Record<string, string>): void {
   const required = pj.MetaRequired ?? [];
   const optional = pj.MetaOptional ?? [];
-  const missing = required.filter((k) => !(k in meta));
+  const missing = required.filter((k) => !Object.hasOwn(meta, k));
   if (missing.length > 0)
     throw badRequest(`Dispatch did not provide required meta keys: [${missing.join(' ')}]`);
   const extra = Object.keys(meta).filter((k) => !required.includes(k) && !optional.includes(k));

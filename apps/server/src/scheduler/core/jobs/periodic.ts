@@ -78,11 +78,15 @@ export function createPeriodic(ctx: CoreContext, queue: Pick<EvalQueue, 'makeEva
     if (at === undefined) return;
     periodicTimers.set(
       key,
-      ctx.timers.later(() => {
-        periodicTimers.delete(key);
-        launchDue(key);
-        armPeriodic(namespace, id);
-      }, at - ctx.nowMs()),
+      ctx.timers.later(
+        () => {
+          periodicTimers.delete(key);
+          launchDue(key);
+          armPeriodic(namespace, id);
+        },
+        at - ctx.nowMs(),
+        { kind: 'job', namespace, id },
+      ),
     );
   };
 

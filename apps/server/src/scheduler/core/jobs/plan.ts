@@ -1,4 +1,4 @@
-import { diffJobs, EvalStatus, EvalTriggeredBy, type JobDiff } from '@sked/model';
+import { diffJobs, EvalStatus, EvalTriggeredBy, type JobDiff, nullRecord, ownValue } from '@sked/model';
 import type { Cluster, PlanResponse } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { prepareJob } from '../defaults.js';
@@ -30,7 +30,7 @@ function updatesOf(d: DesiredUpdates): Record<string, number> | null {
 function annotatedDiff(existing: Job | undefined, stored: Job, plan: SchedulePlan): JobDiff {
   const diff = diffJobs(existing, stored);
   for (const g of diff.TaskGroups ?? []) {
-    const d = plan.desired[g.Name];
+    const d = ownValue(plan.desired, g.Name);
     if (d) g.Updates = updatesOf(d);
     const oldGroup = existing?.TaskGroups.find((x) => x.Name === g.Name);
     const newGroup = stored.TaskGroups.find((x) => x.Name === g.Name);
@@ -64,8 +64,7 @@ export function createPlanJob(ctx: CoreContext): Cluster['planJob'] {
         isParent(stored) ? undefined : stored,
         ev,
       );
-      const desired: Record<string, Record<string, number>> = {};
-      for (const [g, d] of Object.entries(plan.desired)) desired[g] = { ...d };
+      const desired = nullRecord(Object.entries(plan.desired).map(([g, d]) => [g, { ...d }] as const));
       const failed = Object.keys(plan.failed).length > 0 ? plan.failed : null;
       const next = nextLaunchOf(stored, ctx.nowMs());
       return {

@@ -1,4 +1,4 @@
-import { EvalTriggeredBy } from '@sked/model';
+import { EvalTriggeredBy, nullRecord, setOwn } from '@sked/model';
 
 import type { Cluster, RegisterResponse } from '../api.js';
 import type { CoreContext } from '../context.js';
@@ -108,10 +108,10 @@ export function createRegisterWrites(
   const batchDeregisterJobs: Cluster['batchDeregisterJobs'] = (input) =>
     store.write((tx) => {
       if (input.jobs.length === 0) throw badRequest('No jobs to deregister');
-      const evals: Record<string, string> = {};
+      const evals = nullRecord<string>();
       for (const j of input.jobs) {
         const r = deregisterIn(tx, { ...j, purge: input.purge ?? false });
-        evals[`${j.namespace}.${j.id}`] = r.EvalID;
+        setOwn(evals, `${j.namespace}.${j.id}`, r.EvalID);
       }
       return { Index: tx.index, JobEvals: evals };
     }, 'job-batch-deregister');

@@ -1,3 +1,4 @@
+import { nullRecord, ownValue, setOwn } from '@sked/model';
 import type { AllocMetric } from '../types.js';
 import type { SchedulePlan } from './plan.js';
 
@@ -7,7 +8,7 @@ export function emptyMetric(): AllocMetric {
     NodesEvaluated: 0,
     NodesFiltered: 0,
     NodesInPool: 0,
-    NodesAvailable: {},
+    NodesAvailable: nullRecord(),
     ClassFiltered: null,
     ConstraintFiltered: null,
     NodesExhausted: 0,
@@ -24,14 +25,14 @@ export function emptyMetric(): AllocMetric {
 
 /** Counts one more `key` in a metric's map (created when null). */
 export function bump(map: Record<string, number> | null, key: string): Record<string, number> {
-  const m = map ?? {};
-  m[key] = (m[key] ?? 0) + 1;
+  const m = map ?? nullRecord<number>();
+  setOwn(m, key, (ownValue(m, key) ?? 0) + 1);
   return m;
 }
 
 /** Records a placement failure of a group: the first metric, then coalesced counts. */
 export function mergeFailure(plan: SchedulePlan, group: string, m: AllocMetric, coalesced = 0): void {
-  const prev = plan.failed[group];
+  const prev = ownValue(plan.failed, group);
   if (prev) prev.CoalescedFailures += 1 + coalesced;
-  else plan.failed[group] = { ...m, CoalescedFailures: coalesced };
+  else setOwn(plan.failed, group, { ...m, CoalescedFailures: coalesced });
 }

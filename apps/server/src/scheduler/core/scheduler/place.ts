@@ -1,4 +1,11 @@
-import { AllocClientStatus, AllocDesiredStatus, TaskStateName } from '@sked/model';
+import {
+  AllocClientStatus,
+  AllocDesiredStatus,
+  nullRecord,
+  ownValue,
+  setOwn,
+  TaskStateName,
+} from '@sked/model';
 import { iso } from '../internal/ids.js';
 import type {
   Allocation,
@@ -34,9 +41,9 @@ export interface PlaceOptions {
 }
 
 function initialTaskStates(g: TaskGroup): Record<string, TaskState> {
-  const out: Record<string, TaskState> = {};
+  const out = nullRecord<TaskState>();
   for (const t of g.Tasks)
-    out[t.Name] = {
+    setOwn(out, t.Name, {
       State: TaskStateName.Pending,
       Failed: false,
       Restarts: 0,
@@ -44,14 +51,14 @@ function initialTaskStates(g: TaskGroup): Record<string, TaskState> {
       StartedAt: null,
       FinishedAt: null,
       Events: [],
-    };
+    });
   return out;
 }
 
 /** Adds a group's state to a deployment (once), with its canaries and progress deadline. */
 export function groupState(d: Deployment, g: TaskGroup, canaries: number, now: number): void {
-  if (d.TaskGroups[g.Name] || !g.Update) return;
-  d.TaskGroups[g.Name] = {
+  if (ownValue(d.TaskGroups, g.Name) || !g.Update) return;
+  setOwn(d.TaskGroups, g.Name, {
     AutoPromote: g.Update.AutoPromote,
     AutoRevert: g.Update.AutoRevert,
     DesiredCanaries: canaries,
@@ -63,7 +70,7 @@ export function groupState(d: Deployment, g: TaskGroup, canaries: number, now: n
     ProgressDeadline: g.Update.ProgressDeadline,
     Promoted: false,
     RequireProgressBy: g.Update.ProgressDeadline > 0 ? iso(now + g.Update.ProgressDeadline / 1e6) : null,
-  };
+  });
 }
 
 /** The reschedule tracker of an allocation replacing `previous`. */
@@ -86,9 +93,9 @@ function trackerOf(
 function countInDeployment(ctx: SchedContext, o: PlaceOptions, id: string): void {
   const dep = o.deployment;
   if (!dep) return;
-  if (!dep.TaskGroups[o.group.Name])
+  if (!ownValue(dep.TaskGroups, o.group.Name))
     groupState(dep, o.group, o.canary ? (o.group.Update?.Canary ?? 0) : 0, ctx.now);
-  const s = dep.TaskGroups[o.group.Name];
+  const s = ownValue(dep.TaskGroups, o.group.Name);
   if (!s) return;
   s.PlacedAllocs++;
   if (o.canary) s.PlacedCanaries = [...(s.PlacedCanaries ?? []), id];

@@ -1,3 +1,4 @@
+import { nullRecord, ownValue, setOwn } from '@sked/model';
 import type { StateView } from '../state/store.js';
 import type { Allocation, AllocMetric, CsiVolume, Deployment } from '../types.js';
 
@@ -54,9 +55,9 @@ export function emptyPlan(): SchedulePlan {
     stop: [],
     inPlace: [],
     replaced: new Map(),
-    failed: {},
-    queued: {},
-    desired: {},
+    failed: nullRecord(),
+    queued: nullRecord(),
+    desired: nullRecord(),
     deployment: undefined,
     deploymentCreated: false,
     cancelled: [],
@@ -67,14 +68,17 @@ export function emptyPlan(): SchedulePlan {
 
 /** The desired updates of a group in a plan (created at zero). */
 export function desiredOf(plan: SchedulePlan, group: string): DesiredUpdates {
-  return (plan.desired[group] ??= {
-    Ignore: 0,
-    Place: 0,
-    Migrate: 0,
-    Stop: 0,
-    InPlaceUpdate: 0,
-    DestructiveUpdate: 0,
-    Canary: 0,
-    Preemptions: 0,
-  });
+  return (
+    ownValue(plan.desired, group) ??
+    setOwn(plan.desired, group, {
+      Ignore: 0,
+      Place: 0,
+      Migrate: 0,
+      Stop: 0,
+      InPlaceUpdate: 0,
+      DestructiveUpdate: 0,
+      Canary: 0,
+      Preemptions: 0,
+    })
+  );
 }

@@ -1,4 +1,11 @@
-import { AllocClientStatus, AllocDesiredStatus, JobType, SchedulerJobType } from '@sked/model';
+import {
+  AllocClientStatus,
+  AllocDesiredStatus,
+  JobType,
+  ownValue,
+  SchedulerJobType,
+  setOwn,
+} from '@sked/model';
 import { tasksUpdated } from '../diff.js';
 import { isLive } from '../internal/status.js';
 import type { Allocation, TaskGroup } from '../types.js';
@@ -51,7 +58,7 @@ function sortFailed(run: Run, g: TaskGroup, failedOpen: readonly Allocation[], g
 function placeCanaries(run: Run, ga: GroupAllocs): boolean {
   const { g, d, current, destructive } = ga;
   const wanted = g.Update && g.Update.Canary > 0 && destructive.length > 0 ? g.Update.Canary : 0;
-  const promoted = run.deployment?.TaskGroups[g.Name]?.Promoted ?? false;
+  const promoted = ownValue(run.deployment?.TaskGroups, g.Name)?.Promoted ?? false;
   if (wanted === 0 || promoted) return false;
   const dd = run.ensureDeployment();
   const have = current.filter((a) => a.DeploymentStatus?.Canary).length;
@@ -99,7 +106,7 @@ function updateInPlace(run: Run, ga: GroupAllocs, keep: readonly Allocation[]): 
     if (dd) {
       updated.DeploymentID = dd.ID;
       groupState(dd, g, 0, ctx.now);
-      const st = dd.TaskGroups[g.Name];
+      const st = ownValue(dd.TaskGroups, g.Name);
       if (st && a.DeploymentID !== dd.ID) {
         st.PlacedAllocs++;
         if (a.ClientStatus === AllocClientStatus.Running) st.HealthyAllocs++;
@@ -120,7 +127,7 @@ function updateInPlace(run: Run, ga: GroupAllocs, keep: readonly Allocation[]): 
 /** Records a placement that found no node: its metric, and one more queued. */
 function unplaced(run: Run, g: TaskGroup, metric: Allocation['Metrics'], queued = 1, coalesced = 0): void {
   mergeFailure(run.plan, g.Name, metric, coalesced);
-  run.plan.queued[g.Name] = (run.plan.queued[g.Name] ?? 0) + queued;
+  setOwn(run.plan.queued, g.Name, (ownValue(run.plan.queued, g.Name) ?? 0) + queued);
 }
 
 /** Reconciles one service or batch group: reschedules, canaries, count changes, updates and placements. */

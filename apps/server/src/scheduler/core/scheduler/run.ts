@@ -1,4 +1,4 @@
-import { DeploymentStatus, JobType } from '@sked/model';
+import { DeploymentStatus, JobType, nullRecord } from '@sked/model';
 import type { Allocation, Deployment, Evaluation, Job, TaskGroup } from '../types.js';
 import { desiredOf, type DesiredUpdates, type SchedContext, type SchedulePlan } from './plan.js';
 import { placeAlloc, type PlaceOptions } from './place.js';
@@ -97,7 +97,7 @@ function newDeployment(ctx: SchedContext, job: Job, ev: Evaluation, plan: Schedu
     IsMultiregion: false,
     Status: DeploymentStatus.Running,
     StatusDescription: 'Deployment is running',
-    TaskGroups: {},
+    TaskGroups: nullRecord(),
     CreateIndex: ctx.index,
     ModifyIndex: ctx.index,
     CreateTime: ctx.now * 1e6,

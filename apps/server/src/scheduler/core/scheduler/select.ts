@@ -1,4 +1,4 @@
-import { NodeSchedulingEligibility, NodeStatus } from '@sked/model';
+import { NodeSchedulingEligibility, NodeStatus, ownValue, setOwn } from '@sked/model';
 import type { AllocMetric, Job, Node, TaskGroup } from '../types.js';
 import {
   constraintFilter,
@@ -49,7 +49,7 @@ export function selectNode(
     if (job.NodePool !== 'all' && node.NodePool !== job.NodePool) continue;
     m.NodesInPool++;
     if (!job.Datacenters.some((dc) => glob(dc, node.Datacenter))) continue;
-    m.NodesAvailable[node.Datacenter] = (m.NodesAvailable[node.Datacenter] ?? 0) + 1;
+    setOwn(m.NodesAvailable, node.Datacenter, (ownValue(m.NodesAvailable, node.Datacenter) ?? 0) + 1);
     m.NodesEvaluated++;
     if (
       node.SchedulingEligibility !== NodeSchedulingEligibility.Eligible ||

@@ -1,5 +1,5 @@
 import { namespaceIdKey } from '@sked/query';
-import { AllocDesiredStatus } from '@sked/model';
+import { AllocDesiredStatus, nullRecord, setOwn } from '@sked/model';
 import { clientTerminal } from '../internal/status.js';
 import type { Allocation, AllocResources, CsiVolume, Node, TaskGroup } from '../types.js';
 import type { SchedContext } from './plan.js';
@@ -33,16 +33,16 @@ export function groupAsk(g: TaskGroup): {
 } {
   let cpu = 0;
   let memory = 0;
-  const tasks: Record<string, AllocResources> = {};
+  const tasks = nullRecord<AllocResources>();
   for (const t of g.Tasks) {
     cpu += t.Resources.CPU;
     memory += t.Resources.MemoryMB;
-    tasks[t.Name] = {
+    setOwn(tasks, t.Name, {
       CPU: t.Resources.CPU,
       MemoryMB: t.Resources.MemoryMB,
       DiskMB: 0,
       Networks: t.Resources.Networks,
-    };
+    });
   }
   return { cpu, memory, disk: g.EphemeralDisk?.SizeMB ?? 0, tasks };
 }

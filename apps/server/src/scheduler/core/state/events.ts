@@ -1,4 +1,4 @@
-import { EventTopic, EventType, NodeStatus } from '@sked/model';
+import { EventTopic, EventType, NodeStatus, ownValue } from '@sked/model';
 
 import type {
   Allocation,
@@ -66,8 +66,8 @@ function changedKeys(before: object, after: object): Set<string> {
   const b = before as Record<string, unknown>;
   const a = after as Record<string, unknown>;
   const out = new Set<string>();
-  for (const k of Object.keys(a)) if (a[k] !== b[k]) out.add(k);
-  for (const k of Object.keys(b)) if (!(k in a)) out.add(k);
+  for (const k of Object.keys(a)) if (a[k] !== ownValue(b, k)) out.add(k);
+  for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) out.add(k);
   return out;
 }
 
@@ -96,9 +96,9 @@ function deploymentTypes(before: Deployment | undefined, after: Deployment): Typ
   if (before === undefined) return [EventType.PlanResult];
   const types: TypeOf<'Deployment'>[] = [];
   const groups = Object.entries(after.TaskGroups);
-  if (groups.some(([g, s]) => s.HealthyAllocs > (before.TaskGroups[g]?.HealthyAllocs ?? 0)))
+  if (groups.some(([g, s]) => s.HealthyAllocs > (ownValue(before.TaskGroups, g)?.HealthyAllocs ?? 0)))
     types.push(EventType.DeploymentAllocHealth);
-  if (groups.some(([g, s]) => s.Promoted && before.TaskGroups[g]?.Promoted !== true))
+  if (groups.some(([g, s]) => s.Promoted && ownValue(before.TaskGroups, g)?.Promoted !== true))
     types.push(EventType.DeploymentPromotion);
   if (after.Status !== before.Status) types.push(EventType.DeploymentStatusUpdate);
   return types.length > 0 ? types : [EventType.PlanResult];

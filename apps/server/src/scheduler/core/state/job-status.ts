@@ -1,4 +1,4 @@
-import { AllocClientStatus, EvalStatus, JobStatus } from '@sked/model';
+import { AllocClientStatus, EvalStatus, JobStatus, nullRecord, ownValue, setOwn } from '@sked/model';
 import { clientTerminal, isParent } from '../internal/status.js';
 import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
 import { jobKey, versionKey } from './keys.js';
@@ -42,14 +42,14 @@ function summaryOf(
   const summary: JobSummary = {
     JobID: job.ID,
     Namespace: job.Namespace,
-    Summary: {},
+    Summary: nullRecord(),
     Children: { Pending: 0, Running: 0, Dead: 0 },
     CreateIndex: job.CreateIndex,
     ModifyIndex: tx.index,
   };
-  for (const g of job.TaskGroups) summary.Summary[g.Name] = noAllocs();
+  for (const g of job.TaskGroups) setOwn(summary.Summary, g.Name, noAllocs());
   for (const a of allocs) {
-    const s = (summary.Summary[a.TaskGroup] ??= noAllocs());
+    const s = ownValue(summary.Summary, a.TaskGroup) ?? setOwn(summary.Summary, a.TaskGroup, noAllocs());
     if (a.ClientStatus === AllocClientStatus.Pending) s.Starting++;
     else if (a.ClientStatus === AllocClientStatus.Running) s.Running++;
     else if (a.ClientStatus === AllocClientStatus.Complete) s.Complete++;
@@ -62,7 +62,7 @@ function summaryOf(
     .at(-1);
   const blocked = evals.find((e) => e.Status === EvalStatus.Blocked);
   for (const [g, n] of Object.entries((blocked ?? latest)?.QueuedAllocations ?? {})) {
-    const s = summary.Summary[g];
+    const s = ownValue(summary.Summary, g);
     if (s && !job.Stop) s.Queued = n;
   }
   if (isParent(job)) {
