@@ -1,0 +1,164 @@
+/**
+ * Sends one fuzz case and checks the laws: never a 5xx (nor a WebSocket closed as a server fault),
+ * always a message, JSON answers typed `application/json` exactly, every documented 2xx body valid
+ * against its schema, no state change after a refused write, no 2xx write for a token without the
+ * capability, and the listener alive afterwards.
+ *
+ * @packageDocumentation
+ */
+import type { FuzzCase } from './cases.js';
+import type { Description } from './openapi.js';
+import { sendRaw, type RawResponse } from './raw-http.js';
+import type { Target } from './target.js';
+
+/** The kinds of defect the fuzzer reports. */
+export type ProblemKind =
+  | 'server-error'
+  | 'no-message'
+  | 'content-type'
+  | 'schema'
+  | 'state-change'
+  | 'acl-write'
+  | 'dead'
+  | 'no-answer';
+
+/** A defect, with what reproduces it. */
+export interface Problem {
+  readonly kind: ProblemKind;
+  readonly detail: string;
+  readonly fuzzCase: FuzzCase;
+  readonly acl: boolean;
+  readonly status: number | undefined;
+}
+
+/** What one case did. */
+export interface Outcome {
+  readonly status: number | undefined;
+  readonly problems: readonly Problem[];
+}
+
+const writes = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+/** Operations that take POST but change nothing (a lookup, a login that needs a directory). */
+const readLike = new Set(['lookupSelfToken_post', 'loginLdap', 'loginLdap_put', 'planJob', 'planJob_put', 'parseJob', 'parseJob_put']);
+
+/** Decoded names the request's path names, for the secrets snapshot. */
+function touchedNames(fuzzCase: FuzzCase): string[] {
+  const segment = fuzzCase.target.split('?')[0]?.split('/').at(-1) ?? '';
+  return /^[A-Za-z0-9._~%-]+$/.test(segment) && segment.length < 200 ? [segment] : [];
+}
+
+function messageOf(response: RawResponse): string {
+  const text = response.body.toString('utf8').trim();
+  if (!(response.headers.get('content-type') ?? '').startsWith('application/json')) return text;
+  try {
+    const value = JSON.parse(text) as { errors?: unknown };
+    if (Array.isArray(value.errors)) return value.errors.join('; ');
+  } catch {
+    return text;
+  }
+  return text;
+}
+
+/** Whether an error answer may carry no message: the secrets service's documented `404 {"errors":[]}`. */
+function emptyMessageAllowed(fuzzCase: FuzzCase, response: RawResponse): boolean {
+  return (
+    fuzzCase.operation.listener === 'secrets' &&
+    response.status === 404 &&
+    response.body.toString('utf8').trim() === '{"errors":[]}'
+  );
+}
+
+function checkSuccess(description: Description, fuzzCase: FuzzCase, response: RawResponse, add: (kind: ProblemKind, detail: string) => void): void {
+  const { operation } = fuzzCase;
+  const type = response.headers.get('content-type');
+  if (response.body.length > 0 && type !== undefined && type.includes('json') && type !== 'application/json') {
+    add('content-type', `Content-Type "${type}", not "application/json"`);
+  }
+  // Only a request of the operation itself answers the operation's documented body.
+  if (fuzzCase.mutation !== 'valid' || operation.stream || fuzzCase.method !== operation.method) return;
+  if (response.status !== operation.success) {
+    add('schema', `status ${response.status}, documented ${operation.success}`);
+    return;
+  }
+  if (operation.response === undefined) return;
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body.toString('utf8'));
+  } catch {
+    add('schema', `2xx body is not JSON: ${response.body.toString('utf8').slice(0, 120)}`);
+    return;
+  }
+  const error = description.validate(operation, body);
+  if (error !== undefined) add('schema', error);
+}
+
+/**
+ * Sends a case to a target and checks every law.
+ * @param description - The description (schemas).
+ * @param target - The server.
+ * @param fuzzCase - The request.
+ * @returns The status and the defects seen.
+ */
+export async function checkCase(description: Description, target: Target, fuzzCase: FuzzCase): Promise<Outcome> {
+  const { operation } = fuzzCase;
+  const listener = operation.listener;
+  const problems: Problem[] = [];
+  let status: number | undefined;
+  const add = (kind: ProblemKind, detail: string): void => {
+    problems.push({ kind, detail, fuzzCase, acl: target.acl, status });
+  };
+  const write = writes.has(fuzzCase.method) && !readLike.has(operation.operationId);
+  const touched = touchedNames(fuzzCase);
+  const before = write ? await target.snapshot(listener, touched) : undefined;
+  let response: RawResponse;
+  try {
+    response = await sendRaw(
+      target.ports[listener],
+      {
+        method: fuzzCase.method,
+        target: fuzzCase.target,
+        headers: { ...fuzzCase.headers, ...target.tokenHeaders(listener, fuzzCase.role) },
+        body: fuzzCase.body,
+      },
+      { stream: operation.stream && fuzzCase.method === 'GET' },
+    );
+  } catch (error) {
+    add('no-answer', (error as Error).message);
+    const dead = await target.probe(listener);
+    if (dead !== undefined) add('dead', dead);
+    return { status, problems };
+  }
+  status = response.status;
+  if (status >= 500) add('server-error', `${status} ${messageOf(response).slice(0, 200)}`);
+  if (status === 101) {
+    const close = response.close;
+    if (close === undefined) add('no-answer', 'the WebSocket was not closed');
+    else if (close.code === 1011 || close.code >= 4000) add('server-error', `closed ${close.code} ${close.reason}`);
+    else if (close.code !== 1000 && close.reason.trim() === '') add('no-message', `closed ${close.code} without a reason`);
+  } else if (status >= 300 && messageOf(response) === '' && !emptyMessageAllowed(fuzzCase, response)) {
+    add('no-message', `${status} with an empty message`);
+  }
+  if (status >= 200 && status < 300) checkSuccess(description, fuzzCase, response, add);
+  if (write && status >= 300) {
+    const after = await target.snapshot(listener, touched);
+    if (after !== before) add('state-change', `refused with ${status}, but the state changed: ${before} -> ${after}`);
+  }
+  if (target.acl && write && fuzzCase.role !== 'good' && !operation.open && status >= 200 && status < 300) {
+    add('acl-write', `a ${fuzzCase.role} token got ${status} for a write`);
+  }
+  const dead = await target.probe(listener);
+  if (dead !== undefined) add('dead', dead);
+  return { status, problems };
+}
+
+/**
+ * One line that reproduces a case (method, target, headers, body with long runs shortened).
+ * @param fuzzCase - The case.
+ * @returns The line.
+ */
+export function describeCase(fuzzCase: FuzzCase): string {
+  const shorten = (text: string): string =>
+    text.length > 300 ? `${text.slice(0, 150)}…(${text.length} chars)…${text.slice(-60)}` : text;
+  const body = fuzzCase.body === undefined ? '' : ` body=${shorten(JSON.stringify(fuzzCase.body.toString('latin1')))}`;
+  return `${fuzzCase.operation.listener} ${fuzzCase.method} ${shorten(fuzzCase.target)} [${fuzzCase.mutation}, role ${fuzzCase.role}] headers=${JSON.stringify(fuzzCase.headers)}${body}`;
+}
