@@ -130,8 +130,17 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     done();
   });
 
+  // A WebSocket upgrade request that a route answers over HTTP (any route but a WebSocket one:
+  // the WebSocket plugin sees the upgrade of every route of the listener) owns a socket Node's HTTP
+  // parser has let go of: nothing would read a next request on it or end it, and `close()` would
+  // wait on it forever. The answer says `Connection: close`, and the socket ends once it is sent.
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.raw.upgrade) request.raw.socket.destroySoon();
+    done();
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing || request.raw.upgrade) reply.header('connection', 'close');
     if (payload === null || payload === undefined || isReadable(payload)) return payload;
     if (reply.hasHeader('content-encoding')) return payload;
     if (!acceptsGzip(request.headers['accept-encoding'])) return payload;

@@ -63,7 +63,7 @@ export function sendRaw(
       socket.destroy();
       if (error !== undefined) return reject(error);
       try {
-        resolve(parseResponse(Buffer.concat(chunks), true));
+        resolve(parseResponse(Buffer.concat(chunks), options.stream !== true));
       } catch (parseError) {
         reject(parseError as Error);
       }
