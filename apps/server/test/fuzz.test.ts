@@ -35,7 +35,11 @@ function count(map: Map<string, number>, key: string): void {
 
 async function fuzzTarget(acl: boolean, tally: Tally): Promise<void> {
   const target = await startTarget(acl);
-  const served = await sendRaw(target.ports.scheduler, { method: 'GET', target: '/v1/openapi.json', headers: {} });
+  const served = await sendRaw(target.ports.scheduler, {
+    method: 'GET',
+    target: '/v1/openapi.json',
+    headers: {},
+  });
   expect(served.status).toBe(200);
   const description = readDescription(JSON.parse(served.body.toString('utf8')) as Record<string, unknown>);
   const values = await target.pools();
@@ -67,9 +71,12 @@ async function fuzzTarget(acl: boolean, tally: Tally): Promise<void> {
     }
   }
   await fc.assert(
-    fc.asyncProperty(websocketArbitrary(description.operations, values.get('alloc_id') ?? [], roles), async (fuzzCase) => {
-      await record(fuzzCase);
-    }),
+    fc.asyncProperty(
+      websocketArbitrary(description.operations, values.get('alloc_id') ?? [], roles),
+      async (fuzzCase) => {
+        await record(fuzzCase);
+      },
+    ),
     { numRuns: runs * 20, seed, endOnFailure: true },
   );
 }
@@ -88,21 +95,29 @@ function summary(tally: Tally, acl: boolean): string {
 }
 
 describe('fuzz from GET /v1/openapi.json', () => {
-  it.each([false, true])('acl %s: no 5xx, always a message, documented bodies, no change after a refusal', async (acl) => {
-    const tally: Tally = {
-      requests: 0,
-      valid: 0,
-      malformed: 0,
-      upgrades: 0,
-      byClass: new Map(),
-      problems: [],
-      known: new Map(),
-    };
-    await fuzzTarget(acl, tally);
-    process.stdout.write(`${summary(tally, acl)}\n`);
-    // Every operation is tried at least once, valid and malformed.
-    expect(tally.valid).toBeGreaterThan(60);
-    expect(tally.malformed).toBeGreaterThan(tally.valid);
-    expect(tally.problems.map((problem) => `${problem.kind}: ${problem.detail} <- ${describeCase(problem.fuzzCase)}`)).toEqual([]);
-  }, 600_000);
+  it.each([false, true])(
+    'acl %s: no 5xx, always a message, documented bodies, no change after a refusal',
+    async (acl) => {
+      const tally: Tally = {
+        requests: 0,
+        valid: 0,
+        malformed: 0,
+        upgrades: 0,
+        byClass: new Map(),
+        problems: [],
+        known: new Map(),
+      };
+      await fuzzTarget(acl, tally);
+      process.stdout.write(`${summary(tally, acl)}\n`);
+      // Every operation is tried at least once, valid and malformed.
+      expect(tally.valid).toBeGreaterThan(60);
+      expect(tally.malformed).toBeGreaterThan(tally.valid);
+      expect(
+        tally.problems.map(
+          (problem) => `${problem.kind}: ${problem.detail} <- ${describeCase(problem.fuzzCase)}`,
+        ),
+      ).toEqual([]);
+    },
+    120_000 + runs * 30_000,
+  );
 });

@@ -49,6 +49,15 @@ export interface CasePools {
 }
 
 const freshName = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
+/** Names a valid request may carry that are also properties of every plain object, or dotted. */
+const trickyName = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'a.b.c',
+  'ns.dotted',
+);
 
 function queryValue(schema: Record<string, unknown>): fc.Arbitrary<string> {
   if (Array.isArray(schema['enum'])) return fc.constantFrom(...(schema['enum'] as unknown[]).map(String));
@@ -60,7 +69,7 @@ function queryValue(schema: Record<string, unknown>): fc.Arbitrary<string> {
     case 'array':
       return fc.constantFrom('Job', 'Allocation:*', '*');
     default:
-      return fc.oneof(fc.constantFrom('default', '1s', 'a'), freshName);
+      return fc.oneof(fc.constantFrom('default', '1s', 'a'), freshName, trickyName);
   }
 }
 
@@ -69,19 +78,24 @@ function validQuery(operation: Operation): fc.Arbitrary<[string, string][]> {
   // `wait` with an `index` would block: the fuzzer keeps reads short.
   const params = operation.query.filter((p) => p.name !== 'index' && p.name !== 'wait' && p.name !== 'topic');
   const draws = params.map((p) =>
-    fc.tuple(p.required ? fc.constant(true) : fc.boolean(), queryValue(p.schema)).map(
-      ([take, value]): [string, string][] => (take ? [[p.name, encodeURIComponent(value)]] : []),
-    ),
+    fc
+      .tuple(p.required ? fc.constant(true) : fc.boolean(), queryValue(p.schema))
+      .map(([take, value]): [string, string][] => (take ? [[p.name, encodeURIComponent(value)]] : [])),
   );
   return fc.tuple(...draws).map((lists) => lists.flat());
 }
 
 function pathValue(name: string, pools: CasePools): fc.Arbitrary<string> {
   const known = pools.values.get(name) ?? [];
-  return known.length === 0 ? freshName : fc.oneof(fc.constantFrom(...known), freshName);
+  const other = fc.oneof({ arbitrary: freshName, weight: 3 }, trickyName);
+  return known.length === 0 ? other : fc.oneof(fc.constantFrom(...known), other);
 }
 
-function buildTarget(operation: Operation, segments: readonly string[], query: readonly [string, string][]): string {
+function buildTarget(
+  operation: Operation,
+  segments: readonly string[],
+  query: readonly [string, string][],
+): string {
   let index = 0;
   const path = operation.path.replace(/\{\w+\}/g, () => segments[index++] ?? '');
   return query.length === 0 ? path : `${path}?${query.map(([k, v]) => `${k}=${v}`).join('&')}`;
@@ -95,7 +109,10 @@ function validBody(description: Description, operation: Operation, seed: unknown
 }
 
 /** Applies a body mutation to a valid body; undefined when it does not apply. */
-function mutateBody(mutation: Mutation, body: unknown): fc.Arbitrary<{ body: unknown; raw?: Buffer; type?: string }> {
+function mutateBody(
+  mutation: Mutation,
+  body: unknown,
+): fc.Arbitrary<{ body: unknown; raw?: Buffer; type?: string }> {
   const paths = pathsOf(body);
   const at = paths.length === 0 ? fc.constant([] as (string | number)[]) : fc.constantFrom(...paths);
   const objects = [[], ...paths.filter((p) => isObjectAt(body, p))];
@@ -113,7 +130,7 @@ function mutateBody(mutation: Mutation, body: unknown): fc.Arbitrary<{ body: unk
     case 'invalid-utf8':
     case 'huge-integer': {
       const markers = {
-        'deep-nesting': [MARKERS.deep, MARKERS.deepArray],
+        'deep-nesting': [MARKERS.deep, MARKERS.deepArray, MARKERS.deepHcl],
         'huge-string': [MARKERS.huge],
         'invalid-utf8': [MARKERS.badUtf8],
         'huge-integer': [MARKERS.bigInteger, MARKERS.bigExponent, MARKERS.unsafeInteger],
@@ -198,7 +215,13 @@ interface Parts {
 }
 
 function malformed(operation: Operation, mutation: 'valid' | Mutation, parts: Parts): fc.Arbitrary<FuzzCase> {
-  const make = (over: Partial<Omit<FuzzCase, 'operation' | 'mutation'>> & { raw?: Buffer; type?: string; value?: unknown }): FuzzCase => {
+  const make = (
+    over: Partial<Omit<FuzzCase, 'operation' | 'mutation'>> & {
+      raw?: Buffer;
+      type?: string;
+      value?: unknown;
+    },
+  ): FuzzCase => {
     const value = 'value' in over ? over.value : parts.body;
     const raw = over.raw ?? (value === undefined ? undefined : Buffer.from(JSON.stringify(value)));
     const headers: Record<string, string> = {};
@@ -219,7 +242,10 @@ function malformed(operation: Operation, mutation: 'valid' | Mutation, parts: Pa
     return fc
       .tuple(fc.constantFrom(...names), fc.constantFrom(...hostileQueryValues), fc.boolean())
       .map(([name, value, repeat]) => {
-        const query: [string, string][] = [...parts.query.filter(([k]) => k !== name || repeat), [name, value]];
+        const query: [string, string][] = [
+          ...parts.query.filter(([k]) => k !== name || repeat),
+          [name, value],
+        ];
         return make({ target: buildTarget(operation, parts.encoded, query) });
       });
   }

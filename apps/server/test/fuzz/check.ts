@@ -39,7 +39,15 @@ export interface Outcome {
 
 const writes = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 /** Operations that take POST but change nothing (a lookup, a login that needs a directory). */
-const readLike = new Set(['lookupSelfToken_post', 'loginLdap', 'loginLdap_put', 'planJob', 'planJob_put', 'parseJob', 'parseJob_put']);
+const readLike = new Set([
+  'lookupSelfToken_post',
+  'loginLdap',
+  'loginLdap_put',
+  'planJob',
+  'planJob_put',
+  'parseJob',
+  'parseJob_put',
+]);
 
 /** Decoded names the request's path names, for the secrets snapshot. */
 function touchedNames(fuzzCase: FuzzCase): string[] {
@@ -68,10 +76,20 @@ function emptyMessageAllowed(fuzzCase: FuzzCase, response: RawResponse): boolean
   );
 }
 
-function checkSuccess(description: Description, fuzzCase: FuzzCase, response: RawResponse, add: (kind: ProblemKind, detail: string) => void): void {
+function checkSuccess(
+  description: Description,
+  fuzzCase: FuzzCase,
+  response: RawResponse,
+  add: (kind: ProblemKind, detail: string) => void,
+): void {
   const { operation } = fuzzCase;
   const type = response.headers.get('content-type');
-  if (response.body.length > 0 && type !== undefined && type.includes('json') && type !== 'application/json') {
+  if (
+    response.body.length > 0 &&
+    type !== undefined &&
+    type.includes('json') &&
+    type !== 'application/json'
+  ) {
     add('content-type', `Content-Type "${type}", not "application/json"`);
   }
   // Only a request of the operation itself answers the operation's documented body.
@@ -99,7 +117,11 @@ function checkSuccess(description: Description, fuzzCase: FuzzCase, response: Ra
  * @param fuzzCase - The request.
  * @returns The status and the defects seen.
  */
-export async function checkCase(description: Description, target: Target, fuzzCase: FuzzCase): Promise<Outcome> {
+export async function checkCase(
+  description: Description,
+  target: Target,
+  fuzzCase: FuzzCase,
+): Promise<Outcome> {
   const { operation } = fuzzCase;
   const listener = operation.listener;
   const problems: Problem[] = [];
@@ -133,15 +155,24 @@ export async function checkCase(description: Description, target: Target, fuzzCa
   if (status === 101) {
     const close = response.close;
     if (close === undefined) add('no-answer', 'the WebSocket was not closed');
-    else if (close.code === 1011 || close.code >= 4000) add('server-error', `closed ${close.code} ${close.reason}`);
-    else if (close.code !== 1000 && close.reason.trim() === '') add('no-message', `closed ${close.code} without a reason`);
+    else if (close.code === 1011 || close.code >= 4000)
+      add('server-error', `closed ${close.code} ${close.reason}`);
+    else if (close.code !== 1000 && close.reason.trim() === '')
+      add('no-message', `closed ${close.code} without a reason`);
   } else if (status >= 300 && messageOf(response) === '' && !emptyMessageAllowed(fuzzCase, response)) {
     add('no-message', `${status} with an empty message`);
   }
   if (status >= 200 && status < 300) checkSuccess(description, fuzzCase, response, add);
   if (write && status >= 300) {
     const after = await target.snapshot(listener, touched);
-    if (after !== before) add('state-change', `refused with ${status}, but the state changed: ${before} -> ${after}`);
+    const gone = (before ?? []).filter((fact) => !after.includes(fact));
+    const added = after.filter((fact) => !(before ?? []).includes(fact));
+    if (gone.length + added.length > 0) {
+      add(
+        'state-change',
+        `refused with ${status}, but the state changed: -${JSON.stringify(gone)} +${JSON.stringify(added)}`,
+      );
+    }
   }
   if (target.acl && write && fuzzCase.role !== 'good' && !operation.open && status >= 200 && status < 300) {
     add('acl-write', `a ${fuzzCase.role} token got ${status} for a write`);
@@ -159,6 +190,7 @@ export async function checkCase(description: Description, target: Target, fuzzCa
 export function describeCase(fuzzCase: FuzzCase): string {
   const shorten = (text: string): string =>
     text.length > 300 ? `${text.slice(0, 150)}…(${text.length} chars)…${text.slice(-60)}` : text;
-  const body = fuzzCase.body === undefined ? '' : ` body=${shorten(JSON.stringify(fuzzCase.body.toString('latin1')))}`;
+  const body =
+    fuzzCase.body === undefined ? '' : ` body=${shorten(JSON.stringify(fuzzCase.body.toString('latin1')))}`;
   return `${fuzzCase.operation.listener} ${fuzzCase.method} ${shorten(fuzzCase.target)} [${fuzzCase.mutation}, role ${fuzzCase.role}] headers=${JSON.stringify(fuzzCase.headers)}${body}`;
 }

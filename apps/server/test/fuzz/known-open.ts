@@ -19,7 +19,22 @@ export interface KnownOpen {
 }
 
 /** The classes excluded from the verdict until their fixes are merged. */
-export const KNOWN_OPEN: readonly KnownOpen[] = [];
+export const KNOWN_OPEN: readonly KnownOpen[] = [
+  {
+    // Every JSON answer of the three listeners says `application/json; charset=utf-8`; the real
+    // services send `application/json` exactly (design/BEHAVIOUR.md, "Content types").
+    item: 'issue 21 item 3',
+    what: 'JSON answers typed "application/json; charset=utf-8"',
+    matches: (problem) => problem.kind === 'content-type',
+  },
+  {
+    // A body nested 10,000 deep is a 500 ("internal error" on the secrets listener, "Maximum call
+    // stack size exceeded" inside a job on the scheduler listener) instead of a 400 saying where.
+    item: 'issue 21 item 4',
+    what: 'deeply nested JSON bodies answered 5xx',
+    matches: (problem) => problem.kind === 'server-error' && problem.fuzzCase.mutation === 'deep-nesting',
+  },
+];
 
 /**
  * The known open class of a problem.

@@ -27,6 +27,7 @@ export type Mutation =
 export const MARKERS = {
   deep: '\u0001fuzz:deep\u0001',
   deepArray: '\u0001fuzz:deep-array\u0001',
+  deepHcl: '\u0001fuzz:deep-hcl\u0001',
   huge: '\u0001fuzz:huge\u0001',
   badUtf8: '\u0001fuzz:bad-utf8\u0001',
   bigInteger: '\u0001fuzz:big-integer\u0001',
@@ -42,6 +43,13 @@ export const HUGE = 1024 * 1024;
 const splices: ReadonlyArray<readonly [string, () => Buffer]> = [
   [MARKERS.deep, () => Buffer.from(`${'{"a":'.repeat(NESTING)}1${'}'.repeat(NESTING)}`)],
   [MARKERS.deepArray, () => Buffer.from(`${'['.repeat(NESTING)}${']'.repeat(NESTING)}`)],
+  [
+    MARKERS.deepHcl,
+    () =>
+      Buffer.from(
+        JSON.stringify(`job "deep" {\n${'group "g" {\n'.repeat(NESTING)}${'}\n'.repeat(NESTING)}}\n`),
+      ),
+  ],
   [MARKERS.huge, () => Buffer.from(`"${'x'.repeat(HUGE)}"`)],
   [MARKERS.badUtf8, () => Buffer.from([0x22, 0x61, 0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80, 0x62, 0x22])],
   [MARKERS.bigInteger, () => Buffer.from('123456789012345678901234567890123456789')],
@@ -194,7 +202,12 @@ export function pathsOf(value: unknown, limit = 6): (string | number)[][] {
 }
 
 /** A copy of `value` with the node at `path` replaced (`remove` deletes it instead). */
-export function replaceAt(value: unknown, path: readonly (string | number)[], replacement: unknown, remove = false): unknown {
+export function replaceAt(
+  value: unknown,
+  path: readonly (string | number)[],
+  replacement: unknown,
+  remove = false,
+): unknown {
   if (path.length === 0) return replacement;
   const copy: unknown = JSON.parse(JSON.stringify(value));
   let node = copy as Record<string | number, unknown>;
@@ -204,7 +217,12 @@ export function replaceAt(value: unknown, path: readonly (string | number)[], re
     if (Array.isArray(node)) node.splice(Number(last), 1);
     else delete node[last];
   } else {
-    Object.defineProperty(node, last, { value: replacement, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(node, last, {
+      value: replacement,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy;
 }

@@ -81,12 +81,18 @@ function readOperation(path: string, method: string, raw: Schema): Operation {
     pathParameters: parameters.filter((p) => p['in'] === 'path').map((p) => String(p['name'])),
     query: parameters
       .filter((p) => p['in'] === 'query')
-      .map((p) => ({ name: String(p['name']), schema: asSchema(p['schema']), required: p['required'] === true })),
+      .map((p) => ({
+        name: String(p['name']),
+        schema: asSchema(p['schema']),
+        required: p['required'] === true,
+      })),
     body: bodyContent['schema'] === undefined ? undefined : asSchema(bodyContent['schema']),
     bodyRequired: requestBody['required'] === true,
     success,
     response:
-      content['application/json'] === undefined ? undefined : asSchema(asSchema(content['application/json'])['schema']),
+      content['application/json'] === undefined
+        ? undefined
+        : asSchema(asSchema(content['application/json'])['schema']),
     websocket: success === 101,
     stream: String(asSchema(responses[String(success)])['description']).includes('newline-delimited'),
     open: Array.isArray(raw['security']) && raw['security'].length === 0,
@@ -140,7 +146,12 @@ export function readDescription(document: Schema): Description {
 
 const MAX_DEPTH = 6;
 
-function typeArbitrary(type: string, schema: Schema, resolve: (s: Schema) => Schema, depth: number): fc.Arbitrary<unknown> {
+function typeArbitrary(
+  type: string,
+  schema: Schema,
+  resolve: (s: Schema) => Schema,
+  depth: number,
+): fc.Arbitrary<unknown> {
   switch (type) {
     case 'null':
       return fc.constant(null);
@@ -169,7 +180,11 @@ function typeArbitrary(type: string, schema: Schema, resolve: (s: Schema) => Sch
   }
 }
 
-function objectArbitrary(schema: Schema, resolve: (s: Schema) => Schema, depth: number): fc.Arbitrary<unknown> {
+function objectArbitrary(
+  schema: Schema,
+  resolve: (s: Schema) => Schema,
+  depth: number,
+): fc.Arbitrary<unknown> {
   const properties = asSchema(schema['properties']);
   const required = new Set((schema['required'] ?? []) as string[]);
   const record: Record<string, fc.Arbitrary<unknown>> = {};
@@ -203,11 +218,13 @@ function valueOf(schema: Schema, resolve: (s: Schema) => Schema, depth: number):
   const choices = (resolved['anyOf'] ?? resolved['oneOf']) as Schema[] | undefined;
   if (Array.isArray(choices)) {
     // Past the depth limit, prefer the simplest branch (null, a scalar) so values end.
-    if (depth >= MAX_DEPTH) return valueOf(choices.find((c) => c['type'] === 'null') ?? choices[0] ?? {}, resolve, depth);
+    if (depth >= MAX_DEPTH)
+      return valueOf(choices.find((c) => c['type'] === 'null') ?? choices[0] ?? {}, resolve, depth);
     return fc.oneof(...choices.map((choice) => valueOf(choice, resolve, depth + 1)));
   }
   const type = resolved['type'];
-  if (Array.isArray(type)) return fc.oneof(...type.map((t) => typeArbitrary(String(t), resolved, resolve, depth)));
+  if (Array.isArray(type))
+    return fc.oneof(...type.map((t) => typeArbitrary(String(t), resolved, resolve, depth)));
   if (typeof type === 'string') return typeArbitrary(type, resolved, resolve, depth);
   if (resolved['properties'] !== undefined) return objectArbitrary(resolved, resolve, depth);
   return fc.jsonValue({ maxDepth: 2 });

@@ -35,7 +35,7 @@ export interface Target {
   /** The headers that carry a role's token to a listener. */
   tokenHeaders(listener: Listener, role: Role): Record<string, string>;
   /** A fingerprint of what users wrote to a listener (touched: the path's names to read too). */
-  snapshot(listener: Listener, touched: readonly string[]): Promise<string>;
+  snapshot(listener: Listener, touched: readonly string[]): Promise<string[]>;
   /** Undefined when the listener answers its probe, else what went wrong. */
   probe(listener: Listener): Promise<string | undefined>;
   /** Existing values of path parameters (job, allocation, volume, group, user and peering names). */
@@ -69,6 +69,27 @@ function json(response: RawResponse): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Evaluations only a user's write makes (the cluster makes others by itself: failures, deployments). */
+const userTriggers = new Set(['job-register', 'job-deregister', 'alloc-stop', 'periodic-job']);
+
+/**
+ * What users wrote to the scheduler: table sizes, every job's JobModifyIndex, every volume's
+ * ModifyIndex, the evaluations users caused. Not `Stable`, which the deployment watcher sets by
+ * itself once a deployment is healthy.
+ */
+function schedulerSnapshot(test: TestServer): string[] {
+  const { store } = test.server.scheduler.cluster;
+  const sizes = [store.jobs, store.jobVersions, store.submissions, store.volumes].map((table) => table.size);
+  const jobs = [...store.jobs.items.values({})].map(
+    (job) => `${job.Namespace}/${job.ID}@${job.JobModifyIndex}`,
+  );
+  const volumes = [...store.volumes.items.values({})].map((volume) => `${volume.ID}@${volume.ModifyIndex}`);
+  const evals = [...store.evals.items.values({})]
+    .filter((e) => userTriggers.has(e.TriggeredBy))
+    .map((e) => `evaluation ${e.ID} ${e.TriggeredBy} of ${e.JobID}`);
+  return [`sizes ${sizes.join(',')}`, ...jobs, ...volumes, ...evals];
 }
 
 /**
@@ -108,23 +129,30 @@ export async function startTarget(acl: boolean): Promise<Target> {
     return listener === 'mesh' ? { 'x-mesh-token': token } : { 'x-svc-token': token };
   };
   const admin = (listener: Listener): Record<string, string> => tokenHeaders(listener, 'good');
-  const generated = await call(ports.mesh, 'POST', '/v1/peering/token', admin('mesh'), { PeerName: 'fuzz-seed' });
+  const generated = await call(ports.mesh, 'POST', '/v1/peering/token', admin('mesh'), {
+    PeerName: 'fuzz-seed',
+  });
   const peeringToken = (json(generated) as { PeeringToken?: string } | undefined)?.PeeringToken ?? '';
-  const secretsSnapshot = async (touched: readonly string[]): Promise<string> => {
+  const secretsSnapshot = async (touched: readonly string[]): Promise<string[]> => {
     const reads = ['/v1/auth/ldap/config', '/v1/auth/ldap/groups?list=true', '/v1/auth/ldap/users?list=true'];
     for (const name of touched) reads.push(`/v1/auth/ldap/groups/${name}`, `/v1/auth/ldap/users/${name}`);
-    const answers = await Promise.all(reads.map((path) => call(ports.secrets, 'GET', path, admin('secrets'))));
-    return JSON.stringify(
-      answers.map((answer) => {
-        const value = json(answer) as { data?: unknown } | undefined;
-        return [answer.status, value?.data ?? value];
-      }),
+    const answers = await Promise.all(
+      reads.map((path) => call(ports.secrets, 'GET', path, admin('secrets'))),
     );
+    return answers.map((answer, i) => {
+      const value = json(answer) as { data?: unknown } | undefined;
+      return `${reads[i]}: ${answer.status} ${JSON.stringify(value?.data ?? value)}`;
+    });
   };
-  const meshSnapshot = async (): Promise<string> => {
+  const meshSnapshot = async (): Promise<string[]> => {
     const answer = await call(ports.mesh, 'GET', '/v1/peerings', admin('mesh'));
-    const peerings = (json(answer) ?? []) as { Name: string; ID: string; State: string; ModifyIndex: number }[];
-    return JSON.stringify(peerings.map((p) => [p.Name, p.ID, p.State, p.ModifyIndex]));
+    const peerings = (json(answer) ?? []) as {
+      Name: string;
+      ID: string;
+      State: string;
+      ModifyIndex: number;
+    }[];
+    return peerings.map((p) => `${p.Name} ${p.ID} ${p.State} @${p.ModifyIndex}`);
   };
   const probes: Record<Listener, [string, Record<string, string>]> = {
     scheduler: ['/v1/status/leader', {}],
@@ -138,7 +166,7 @@ export async function startTarget(acl: boolean): Promise<Target> {
     tokenHeaders,
     peeringToken,
     async snapshot(listener, touched) {
-      if (listener === 'scheduler') return test.index();
+      if (listener === 'scheduler') return schedulerSnapshot(test);
       return listener === 'secrets' ? secretsSnapshot(touched) : meshSnapshot();
     },
     async probe(listener) {
@@ -157,13 +185,14 @@ export async function startTarget(acl: boolean): Promise<Target> {
       const volumes = [...store.volumes.items.values({})].map((volume) => volume.ID);
       const list = async (path: string): Promise<string[]> => {
         const value = json(await call(ports.secrets, 'GET', path, admin('secrets'))) as
-          | { data?: { keys?: string[] } }
-          | undefined;
+          { data?: { keys?: string[] } } | undefined;
         return value?.data?.keys ?? [];
       };
-      const peerings = ((json(await call(ports.mesh, 'GET', '/v1/peerings', admin('mesh'))) ?? []) as {
-        Name: string;
-      }[]).map((p) => p.Name);
+      const peerings = (
+        (json(await call(ports.mesh, 'GET', '/v1/peerings', admin('mesh'))) ?? []) as {
+          Name: string;
+        }[]
+      ).map((p) => p.Name);
       return new Map([
         ['job_id', jobs],
         ['alloc_id', allocs],

@@ -79,8 +79,9 @@ export function websocketArbitrary(
       headers,
       role,
     }));
-  return fc.oneof({ arbitrary: execCase, weight: 3 }, otherCase).map(
-    ({ operation, target, headers, role }): FuzzCase => ({
+  return fc
+    .oneof({ arbitrary: execCase, weight: 3 }, otherCase)
+    .map(({ operation, target, headers, role }): FuzzCase => ({
       operation,
       mutation: 'bad-upgrade',
       method: 'GET',
@@ -93,6 +94,5 @@ export function websocketArbitrary(
       },
       body: undefined,
       role,
-    }),
-  );
+    }));
 }
