@@ -135,12 +135,12 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   // parser has let go of: nothing would read a next request on it or end it, and `close()` would
   // wait on it forever. The answer says `Connection: close`, and the socket ends once it is sent.
   app.addHook('onResponse', (request, _reply, done) => {
-    if (request.raw.upgrade) request.raw.socket.destroySoon();
+    if (isUpgrade(request.headers)) request.raw.socket.destroySoon();
     done();
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    if (closing || request.raw.upgrade) reply.header('connection', 'close');
+    if (closing || isUpgrade(request.headers)) reply.header('connection', 'close');
     if (payload === null || payload === undefined || isReadable(payload)) return payload;
     if (reply.hasHeader('content-encoding')) return payload;
     if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
@@ -153,6 +153,18 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
   });
 
   return app;
+}
+
+/**
+ * Whether a request asks for a protocol upgrade the way Node's HTTP parser recognises one (an
+ * `Upgrade` header and the `upgrade` token in `Connection`): with an `upgrade` listener on the
+ * server (the WebSocket plugin's), such a request's socket is no longer the parser's.
+ * @param headers - The request headers.
+ * @returns Whether it is an upgrade request.
+ */
+function isUpgrade(headers: FastifyRequest['headers']): boolean {
+  const connection = headers.connection ?? '';
+  return headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(connection);
 }
 
 /**

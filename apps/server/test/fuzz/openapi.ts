@@ -167,11 +167,15 @@ function typeArbitrary(
     case 'string': {
       if (typeof schema['pattern'] === 'string') return fc.stringMatching(new RegExp(schema['pattern']));
       const minLength = typeof schema['minLength'] === 'number' ? schema['minLength'] : 0;
-      return fc.string({ minLength, maxLength: Math.max(minLength, 12) });
+      const maxLength =
+        typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Math.max(minLength, 12);
+      return fc.string({ minLength, maxLength });
     }
     case 'array': {
-      if (depth >= MAX_DEPTH) return fc.constant([]);
-      return fc.array(valueOf(asSchema(schema['items']), resolve, depth + 1), { maxLength: 2 });
+      const minLength = typeof schema['minItems'] === 'number' ? schema['minItems'] : 0;
+      const maxLength = typeof schema['maxItems'] === 'number' ? schema['maxItems'] : Math.max(minLength, 2);
+      if (depth >= MAX_DEPTH && minLength === 0) return fc.constant([]);
+      return fc.array(valueOf(asSchema(schema['items']), resolve, depth + 1), { minLength, maxLength });
     }
     case 'object':
       return objectArbitrary(schema, resolve, depth);
