@@ -236,7 +236,14 @@ function malformed(operation: Operation, mutation: 'valid' | Mutation, parts: Pa
       role: parts.role,
     };
   };
-  if (mutation === 'valid') return fc.constant(make({}));
+  if (mutation === 'valid') {
+    // The secrets service's lists are also asked with the LIST verb (no `list=true`).
+    if (operation.listener !== 'secrets' || !operation.query.some((p) => p.name === 'list' && p.required)) {
+      return fc.constant(make({}));
+    }
+    const verb = make({ method: 'LIST', target: buildTarget(operation, parts.encoded, []) });
+    return fc.constantFrom(make({}), verb);
+  }
   if (mutation === 'hostile-query') {
     const names = [...operation.query.map((p) => p.name), ...hostileNames.filter((n) => n !== '')];
     return fc
