@@ -81,16 +81,23 @@ async function fuzzTarget(acl: boolean, tally: Tally): Promise<void> {
   );
 }
 
+const sumKnown = (tally: Tally): number => [...tally.known.values()].reduce((a, b) => a + b, 0);
+const sumKinds = (kinds: Map<string, number>): number =>
+  ['server-error', 'schema', 'state-change', 'acl-write'].reduce(
+    (sum, kind) => sum + (kinds.get(kind) ?? 0),
+    0,
+  );
+
 function summary(tally: Tally, acl: boolean): string {
   const classes = [...tally.byClass].map(([k, v]) => `${k}=${v}`).join(' ');
-  const kinds = new Map<string, number>();
-  for (const problem of tally.problems) count(kinds, problem.kind);
+  const kinds = tally.kinds;
   const known = [...tally.known].map(([k, v]) => `${k}: ${v}`).join(', ');
   return (
     `fuzz (acl ${acl ? 'on' : 'off'}, seed ${seed}, ${runs} per case): ${tally.requests} requests ` +
     `(${tally.valid} valid, ${tally.malformed} malformed, ${tally.upgrades} upgrades) ${classes}; ` +
     `5xx=${kinds.get('server-error') ?? 0} schema=${kinds.get('schema') ?? 0} state-changes=${kinds.get('state-change') ?? 0} ` +
-    `acl-writes=${kinds.get('acl-write') ?? 0} problems=${tally.problems.length}; known open: ${known === '' ? 'none' : known}`
+    `acl-writes=${kinds.get('acl-write') ?? 0} other=${tally.problems.length + sumKnown(tally) - sumKinds(kinds)} ` +
+    `(new: ${tally.problems.length}; known open: ${known === '' ? 'none' : known})`
   );
 }
 
@@ -106,6 +113,7 @@ describe('fuzz from GET /v1/openapi.json', () => {
         byClass: new Map(),
         problems: [],
         known: new Map(),
+        kinds: new Map(),
       };
       await fuzzTarget(acl, tally);
       process.stdout.write(`${summary(tally, acl)}\n`);
