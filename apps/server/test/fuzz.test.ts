@@ -27,6 +27,8 @@ interface Tally {
   byClass: Map<string, number>;
   problems: Problem[];
   known: Map<string, number>;
+  /** Every problem by kind, known open or not. */
+  kinds: Map<string, number>;
 }
 
 function count(map: Map<string, number>, key: string): void {
@@ -54,6 +56,7 @@ async function fuzzTarget(acl: boolean, tally: Tally): Promise<void> {
     count(tally.byClass, outcome.status === undefined ? 'none' : `${String(outcome.status).charAt(0)}xx`);
     for (const problem of outcome.problems) {
       const known = strict ? undefined : knownOpen(problem);
+      count(tally.kinds, problem.kind);
       if (known === undefined) tally.problems.push(problem);
       else count(tally.known, known.item);
     }
