@@ -27,6 +27,10 @@ interface Tally {
   byClass: Map<string, number>;
   problems: Problem[];
   known: Map<string, number>;
+  /** Operations whose 2xx was checked against the description. */
+  documented: Set<string>;
+  /** Operations (not WebSockets, not streams) the run tried. */
+  operations: Set<string>;
   /** Every problem by kind, known open or not. */
   kinds: Map<string, number>;
 }
@@ -50,6 +54,10 @@ async function fuzzTarget(acl: boolean, tally: Tally): Promise<void> {
   const record = async (fuzzCase: Parameters<typeof checkCase>[2]): Promise<void> => {
     const outcome = await checkCase(description, target, fuzzCase);
     tally.requests += 1;
+    const { operation } = fuzzCase;
+    if (!operation.websocket && !operation.stream)
+      tally.operations.add(`${operation.method} ${operation.path}`);
+    if (outcome.documented) tally.documented.add(`${operation.method} ${operation.path}`);
     if (fuzzCase.mutation === 'valid') tally.valid += 1;
     else if (fuzzCase.mutation === 'bad-upgrade') tally.upgrades += 1;
     else tally.malformed += 1;
@@ -100,7 +108,8 @@ function summary(tally: Tally, acl: boolean): string {
     `(${tally.valid} valid, ${tally.malformed} malformed, ${tally.upgrades} upgrades) ${classes}; ` +
     `5xx=${kinds.get('server-error') ?? 0} schema=${kinds.get('schema') ?? 0} state-changes=${kinds.get('state-change') ?? 0} ` +
     `acl-writes=${kinds.get('acl-write') ?? 0} other=${tally.problems.length + sumKnown(tally) - sumKinds(kinds)} ` +
-    `(new: ${tally.problems.length}; known open: ${known === '' ? 'none' : known})`
+    `(new: ${tally.problems.length}; known open: ${known === '' ? 'none' : known}); ` +
+    `documented 2xx checked for ${tally.documented.size} of ${tally.operations.size} operations`
   );
 }
 
@@ -117,9 +126,15 @@ describe('fuzz from GET /v1/openapi.json', () => {
         problems: [],
         known: new Map(),
         kinds: new Map(),
+        documented: new Set(),
+        operations: new Set(),
       };
       await fuzzTarget(acl, tally);
       process.stdout.write(`${summary(tally, acl)}\n`);
+      if (process.env['SKED_FUZZ_VERBOSE'] === '1') {
+        const never = [...tally.operations].filter((op) => !tally.documented.has(op));
+        process.stdout.write(`fuzz: no 2xx checked for: ${never.join(', ')}\n`);
+      }
       // Every operation is tried at least once, valid and malformed.
       expect(tally.valid).toBeGreaterThan(60);
       expect(tally.malformed).toBeGreaterThan(tally.valid);

@@ -38,19 +38,16 @@ export interface Problem {
 export interface Outcome {
   readonly status: number | undefined;
   readonly problems: readonly Problem[];
+  /** Whether a 2xx was checked against the operation's documented status and body. */
+  readonly documented: boolean;
 }
 
 const writes = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
-/** Operations that take POST but change nothing (a lookup, a login that needs a directory). */
-const readLike = new Set([
-  'lookupSelfToken_post',
-  'loginLdap',
-  'loginLdap_put',
-  'planJob',
-  'planJob_put',
-  'parseJob',
-  'parseJob_put',
-]);
+/**
+ * The one operation that takes POST but is a read (the token self-lookup). Plan and parse change
+ * nothing either, but they need a capability: they are checked as writes.
+ */
+const readLike = new Set(['lookupSelfToken_post']);
 
 /** Decoded names the request's path names, for the secrets snapshot. */
 function touchedNames(fuzzCase: FuzzCase): string[] {
@@ -84,7 +81,7 @@ function checkSuccess(
   fuzzCase: FuzzCase,
   response: RawResponse,
   add: (kind: ProblemKind, detail: string) => void,
-): void {
+): boolean {
   const { operation } = fuzzCase;
   const type = response.headers.get('content-type');
   if (
@@ -97,21 +94,22 @@ function checkSuccess(
   }
   // Only a request of the operation itself answers the operation's documented body.
   const method = fuzzCase.method === 'LIST' ? 'GET' : fuzzCase.method;
-  if (fuzzCase.mutation !== 'valid' || operation.stream || method !== operation.method) return;
+  if (fuzzCase.mutation !== 'valid' || operation.stream || method !== operation.method) return false;
   if (response.status !== operation.success) {
     add('schema', `status ${response.status}, documented ${operation.success}`);
-    return;
+    return true;
   }
-  if (operation.response === undefined) return;
+  if (operation.response === undefined) return true;
   let body: unknown;
   try {
     body = JSON.parse(response.body.toString('utf8'));
   } catch {
     add('schema', `2xx body is not JSON: ${response.body.toString('utf8').slice(0, 120)}`);
-    return;
+    return true;
   }
   const error = description.validate(operation, body);
   if (error !== undefined) add('schema', error);
+  return true;
 }
 
 /**
@@ -152,7 +150,7 @@ export async function checkCase(
     add('no-answer', (error as Error).message);
     const dead = await target.probe(listener);
     if (dead !== undefined) add('dead', dead);
-    return { status, problems };
+    return { status, problems, documented: false };
   }
   status = response.status;
   if (status >= 500) add('server-error', `${status} ${messageOf(response).slice(0, 200)}`);
@@ -166,7 +164,7 @@ export async function checkCase(
   } else if (status >= 300 && messageOf(response) === '' && !emptyMessageAllowed(fuzzCase, response)) {
     add('no-message', `${status} with an empty message`);
   }
-  if (status >= 200 && status < 300) checkSuccess(description, fuzzCase, response, add);
+  const documented = status >= 200 && status < 300 && checkSuccess(description, fuzzCase, response, add);
   if (write && status >= 300) {
     const after = await target.snapshot(listener, touched);
     const gone = (before ?? []).filter((fact) => !after.includes(fact));
@@ -183,7 +181,7 @@ export async function checkCase(
   }
   const dead = await target.probe(listener);
   if (dead !== undefined) add('dead', dead);
-  return { status, problems };
+  return { status, problems, documented };
 }
 
 /**
