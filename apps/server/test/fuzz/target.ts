@@ -87,7 +87,9 @@ function schedulerSnapshot(test: TestServer): string[] {
   );
   const volumes = [...store.volumes.items.values({})].map((volume) => `${volume.ID}@${volume.ModifyIndex}`);
   const evals = [...store.evals.items.values({})]
-    .filter((e) => userTriggers.has(e.TriggeredBy))
+    // A blocked evaluation (made later by the scheduler for what did not fit) keeps the trigger of
+    // the one it follows: only those without a PreviousEval are a user's.
+    .filter((e) => userTriggers.has(e.TriggeredBy) && (e.PreviousEval ?? '') === '')
     .map((e) => `evaluation ${e.ID} ${e.TriggeredBy} of ${e.JobID}`);
   return [`sizes ${sizes.join(',')}`, ...jobs, ...volumes, ...evals];
 }
