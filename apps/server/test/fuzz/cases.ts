@@ -20,7 +20,7 @@ import {
   wrongContentTypes,
   type Mutation,
 } from './mutations.js';
-import { seedBody } from './seeds.js';
+import { preferredPathValue, seedBody } from './seeds.js';
 
 /** Who sends the request: the token that may do everything, a read-only one, none, or an unknown one. */
 export type Role = 'good' | 'reader' | 'none' | 'bogus';
@@ -59,7 +59,28 @@ const trickyName = fc.constantFrom(
   'ns.dotted',
 );
 
-function queryValue(schema: Record<string, unknown>): fc.Arbitrary<string> {
+/** Values of parameters whose meaning a random string would miss (mostly ones that exist). */
+const namedValues = new Map<string, fc.Arbitrary<string>>([
+  ['region', fc.oneof({ arbitrary: fc.constant('global'), weight: 4 }, freshName, trickyName)],
+  [
+    'namespace',
+    fc.oneof({ arbitrary: fc.constant('default'), weight: 4 }, fc.constant('*'), freshName, trickyName),
+  ],
+  ['version', fc.constantFrom('0', '1', '2')],
+  ['per_page', fc.integer({ min: 1, max: 5 }).map(String)],
+  [
+    'filter',
+    fc.constantFrom('ID != ""', 'Meta.team == "frontend"', 'Status == "running"', '"dc1" in Datacenters'),
+  ],
+  ['prefix', fc.constantFrom('', 'ab', 'we')],
+  ['node', fc.constantFrom('nope', 'ab')],
+  ['type', fc.constantFrom('csi')],
+  ['partition', fc.constantFrom('default')],
+]);
+
+function queryValue(name: string, schema: Record<string, unknown>): fc.Arbitrary<string> {
+  const named = namedValues.get(name);
+  if (named !== undefined) return named;
   if (Array.isArray(schema['enum'])) return fc.constantFrom(...(schema['enum'] as unknown[]).map(String));
   switch (schema['type']) {
     case 'boolean':
@@ -79,16 +100,17 @@ function validQuery(operation: Operation): fc.Arbitrary<[string, string][]> {
   const params = operation.query.filter((p) => p.name !== 'index' && p.name !== 'wait' && p.name !== 'topic');
   const draws = params.map((p) =>
     fc
-      .tuple(p.required ? fc.constant(true) : fc.boolean(), queryValue(p.schema))
+      .tuple(p.required ? fc.constant(true) : fc.boolean(), queryValue(p.name, p.schema))
       .map(([take, value]): [string, string][] => (take ? [[p.name, encodeURIComponent(value)]] : [])),
   );
   return fc.tuple(...draws).map((lists) => lists.flat());
 }
 
-function pathValue(name: string, pools: CasePools): fc.Arbitrary<string> {
-  const known = pools.values.get(name) ?? [];
+function pathValue(operation: Operation, name: string, pools: CasePools): fc.Arbitrary<string> {
+  const preferred = preferredPathValue(operation.operationId, name);
+  const known = preferred === undefined ? (pools.values.get(name) ?? []) : [preferred];
   const other = fc.oneof({ arbitrary: freshName, weight: 3 }, trickyName);
-  return known.length === 0 ? other : fc.oneof(fc.constantFrom(...known), other);
+  return known.length === 0 ? other : fc.oneof({ arbitrary: fc.constantFrom(...known), weight: 2 }, other);
 }
 
 function buildTarget(
@@ -194,7 +216,7 @@ export function caseArbitrary(
   mutation: 'valid' | Mutation,
   pools: CasePools,
 ): fc.Arbitrary<FuzzCase> {
-  const segments = fc.tuple(...operation.pathParameters.map((name) => pathValue(name, pools)));
+  const segments = fc.tuple(...operation.pathParameters.map((name) => pathValue(operation, name, pools)));
   return fc
     .tuple(segments, validQuery(operation), fc.constantFrom(...pools.roles))
     .chain(([values, query, role]) => {

@@ -56,3 +56,20 @@ const seeds = new Map<string, Seed>([
 export function seedBody(operationId: string, context: SeedContext): unknown {
   return seeds.get(operationId.replace(/_(post|put|get)$/, ''))?.(context);
 }
+
+/** Path values an operation succeeds with on the demo data (the parameterized and periodic jobs). */
+const preferred = new Map<string, readonly [string, string]>([
+  ['dispatchJob', ['job_id', 'transcode']],
+  ['forcePeriodicJob', ['job_id', 'nightly-backup']],
+]);
+
+/**
+ * The path value an operation should mostly be tried with, when the demo data has one.
+ * @param operationId - The operation.
+ * @param name - The path parameter.
+ * @returns The value, or undefined.
+ */
+export function preferredPathValue(operationId: string, name: string): string | undefined {
+  const entry = preferred.get(operationId.replace(/_(post|put|get)$/, ''));
+  return entry?.[0] === name ? entry[1] : undefined;
+}

@@ -135,6 +135,12 @@ export async function startTarget(acl: boolean): Promise<Target> {
     PeerName: 'fuzz-seed',
   });
   const peeringToken = (json(generated) as { PeeringToken?: string } | undefined)?.PeeringToken ?? '';
+  // Something to read: a group, a user and a volume that exist.
+  await call(ports.secrets, 'POST', '/v1/auth/ldap/groups/devs', admin('secrets'), { policies: 'read' });
+  await call(ports.secrets, 'POST', '/v1/auth/ldap/users/alice', admin('secrets'), { groups: 'devs' });
+  await call(ports.scheduler, 'PUT', '/v1/volume/csi/fuzz-vol', admin('scheduler'), {
+    Volumes: [{ ID: 'fuzz-vol', Name: 'v', PluginID: 'p' }],
+  });
   const secretsSnapshot = async (touched: readonly string[]): Promise<string[]> => {
     const reads = ['/v1/auth/ldap/config', '/v1/auth/ldap/groups?list=true', '/v1/auth/ldap/users?list=true'];
     for (const name of touched) reads.push(`/v1/auth/ldap/groups/${name}`, `/v1/auth/ldap/users/${name}`);
