@@ -30,8 +30,8 @@ function target(acl: boolean, alive = true): CheckedTarget {
     acl,
     ports: { scheduler: port, secrets: port, mesh: port },
     tokenHeaders: () => ({}),
-    snapshot: async () => [`state ${state}`],
-    probe: async () => (alive ? undefined : 'probe failed'),
+    snapshot: () => Promise.resolve([`state ${state}`]),
+    probe: () => Promise.resolve(alive ? undefined : 'probe failed'),
   };
 }
 
