@@ -91,6 +91,19 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     clientErrorHandler: answerClientError,
+    // A path fastify cannot decode (`/v1/job/%ff`) or a parameter over the length limit: a plain-text
+    // error like every other (fastify's own answer is a JSON envelope written past the hooks).
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      if (isUpgrade(request.headers)) {
+        // No hook runs for this answer: end an upgrade's connection here (see the onResponse hook).
+        reply.header('connection', 'close');
+        reply.raw.once('finish', () => request.raw.socket.destroySoon());
+      }
+      void reply
+        .code(error.statusCode ?? 400)
+        .type(TEXT)
+        .send(error.message.replace(/^'(.*)' is/, 'The path "$1" is'));
+    },
   });
 
   const knownRoutes: { methods: ReadonlySet<string>; pattern: RegExp }[] = [];

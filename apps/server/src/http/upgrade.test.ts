@@ -33,6 +33,8 @@ describe('a WebSocket upgrade of a route that is not a WebSocket', () => {
     ['scheduler', '/v1/status/leader', /^HTTP\/1\.1 200 /],
     ['scheduler', '/v1/no-such-route', /^HTTP\/1\.1 404 /],
     ['mesh', '/v1/peerings', /^HTTP\/1\.1 200 /],
+    ['scheduler', '/v1/client/allocation/%ff/exec?command=&task=web', /^HTTP\/1\.1 400 /],
+    ['scheduler', '/v1/job/%ff', /^HTTP\/1\.1 400 /],
   ] as const)(
     '%s %s: answered over HTTP, then the server ends the connection',
     async (listener, path, status) => {
@@ -48,6 +50,20 @@ describe('a WebSocket upgrade of a route that is not a WebSocket', () => {
       expect(answer).toMatch(status);
       expect(answer.toLowerCase()).toContain('connection: close');
       await t.server.close();
+    },
+  );
+});
+
+describe('a path fastify cannot decode', () => {
+  // Found by the fuzzer: fastify answered these itself, with a JSON envelope and past every hook.
+  it.each(['/v1/job/%ff', '/v1/client/allocation/%ff/exec', '/v1/job/a%zzb'])(
+    'GET %s is a plain-text 400 that names the path',
+    async (path) => {
+      const t = await startTestServer();
+      const res = await t.request('GET', path);
+      expect(res.statusCode).toBe(400);
+      expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(res.body).toMatch(/^The path ".*" is not a valid url component$/);
     },
   );
 });

@@ -122,6 +122,7 @@ export const hostileQueryValues: readonly string[] = [
   'a.b.c',
   '%00',
   '%ff%fe',
+  '\u00ff\u00fe',
   '%zz',
   '*',
   '..%2F..',
@@ -155,6 +156,8 @@ export const hostileSegments: readonly string[] = [
   '%E2%80%AE',
   '*',
   '%20',
+  // raw bytes that are not UTF-8 (sent as is: the request line is written as latin1)
+  '\u00ff\u00fe',
   '99999999999999999999999999',
   '-1',
 ];
