@@ -54,6 +54,35 @@ describe('a WebSocket upgrade of a route that is not a WebSocket', () => {
   );
 });
 
+describe('an exec handshake the WebSocket library would refuse', () => {
+  // Found by the fuzzer: the library answered these 400s typed text/html.
+  it.each([
+    [
+      'a bad key',
+      upgrade.replace('dGhlIHNhbXBsZSBub25jZQ==', 'short'),
+      'Missing or invalid Sec-WebSocket-Key header',
+    ],
+    [
+      'a bad version',
+      upgrade.replace('Version: 13', 'Version: 7'),
+      'Missing or invalid Sec-WebSocket-Version header',
+    ],
+    ['another protocol', upgrade.replace('Upgrade: websocket', 'Upgrade: h2c'), 'Invalid Upgrade header'],
+  ])('%s: a plain-text 400 saying so, then the connection ends', async (_name, headers, message) => {
+    const t = await startTestServer();
+    const port = Number(new URL(t.server.scheduler.url).port);
+    const path = '/v1/client/allocation/nope/exec?command=%5B%22ls%22%5D&task=web';
+    const answer = await sendAndWaitForEnd(
+      port,
+      `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${headers}\r\n`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer.toLowerCase()).toContain('content-type: text/plain; charset=utf-8');
+    expect(answer.endsWith(`\r\n\r\n${message}`)).toBe(true);
+    await t.server.close();
+  });
+});
+
 describe('a path fastify cannot decode', () => {
   // Found by the fuzzer: fastify answered these itself, with a JSON envelope and past every hook.
   it.each(['/v1/job/%ff', '/v1/client/allocation/%ff/exec', '/v1/job/a%zzb'])(

@@ -4,6 +4,7 @@
  * `bindpass` never reach a log).
  */
 import { createServer } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { acceptJsonBodies } from '../http/app.js';
@@ -24,6 +25,26 @@ const MAX_HEADER_BYTES = 64 * 1024;
  */
 export function sendErrors(reply: FastifyReply, status: number, errors: readonly string[]): FastifyReply {
   return reply.code(status).type('application/json').send(JSON.stringify({ errors }));
+}
+
+/** Answers a request the HTTP parser refused, in the envelope, and ends the connection. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          431,
+          'Request Header Fields Too Large',
+          `request line and headers are larger than ${MAX_HEADER_BYTES} bytes`,
+        ]
+      : [400, 'Bad Request', 'malformed HTTP request'];
+  const body = JSON.stringify({ errors: [message] });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function describeError(error: unknown, maxBody: number): { status: number; errors: string[] } {
@@ -58,6 +79,13 @@ export function createSecretsHttpApp(maxBody: number): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A path that does not decode (`/v1/auth/ldap/groups/%`) or a request Node's parser refuses
+    // (bytes that are not allowed in a request line): the service's envelope, not fastify's own.
+    frameworkErrors: (error, _request, reply: FastifyReply) =>
+      void sendErrors(reply, error.statusCode ?? 400, [
+        error.message.replace(/^'(.*)' is/, 'the path "$1" is'),
+      ]),
+    clientErrorHandler: answerClientError,
     serverFactory: (handler) => {
       const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
       acceptListVerb(server);

@@ -62,6 +62,12 @@ describe('checkCase', () => {
   it.each([
     ['a 5xx', answer(502, 'bad gateway', 'text/plain'), 'listPeerings', 'server-error'],
     ['an error without a message', answer(400, '', 'text/plain'), 'listPeerings', 'no-message'],
+    [
+      'an error in a JSON envelope on a plain-text listener',
+      answer(400, '{"error":"x"}'),
+      'listPeerings',
+      'envelope',
+    ],
     ['a 2xx body against its schema', answer(200, '[{"Name":1}]'), 'listPeerings', 'schema'],
     ['a 2xx with another status than documented', answer(201, '[]'), 'listPeerings', 'schema'],
     [

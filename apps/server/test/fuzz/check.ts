@@ -7,7 +7,7 @@
  * @packageDocumentation
  */
 import type { FuzzCase } from './cases.js';
-import type { Description } from './openapi.js';
+import type { Description, Listener } from './openapi.js';
 import { sendRaw, type RawResponse } from './raw-http.js';
 import type { Target } from './target.js';
 
@@ -18,6 +18,7 @@ export type CheckedTarget = Pick<Target, 'acl' | 'ports' | 'tokenHeaders' | 'sna
 export type ProblemKind =
   | 'server-error'
   | 'no-message'
+  | 'envelope'
   | 'content-type'
   | 'schema'
   | 'state-change'
@@ -65,6 +66,27 @@ function messageOf(response: RawResponse): string {
     return text;
   }
   return text;
+}
+
+/**
+ * What is wrong with an error answer's envelope: plain text on the scheduling and mesh listeners,
+ * `{"errors": [...]}` JSON on the secrets listener (design/BEHAVIOUR.md).
+ */
+function envelopeError(listener: Listener, response: RawResponse): string | undefined {
+  const type = response.headers.get('content-type') ?? '';
+  const text = response.body.toString('utf8');
+  if (listener !== 'secrets') {
+    return type.startsWith('text/plain')
+      ? undefined
+      : `error typed "${type}", not text/plain: ${text.slice(0, 120)}`;
+  }
+  try {
+    const value = JSON.parse(text) as { errors?: unknown };
+    if (type.startsWith('application/json') && Array.isArray(value.errors)) return undefined;
+  } catch {
+    // not JSON: reported below
+  }
+  return `error typed "${type}" is not {"errors": [...]}: ${text.slice(0, 120)}`;
 }
 
 /** Whether an error answer may carry no message: the secrets service's documented `404 {"errors":[]}`. */
@@ -163,6 +185,10 @@ export async function checkCase(
       add('no-message', `closed ${close.code} without a reason`);
   } else if (status >= 300 && messageOf(response) === '' && !emptyMessageAllowed(fuzzCase, response)) {
     add('no-message', `${status} with an empty message`);
+  }
+  if (status >= 300 && status !== 101) {
+    const envelope = envelopeError(listener, response);
+    if (envelope !== undefined) add('envelope', envelope);
   }
   const documented = status >= 200 && status < 300 && checkSuccess(description, fuzzCase, response, add);
   if (write && status >= 300) {
