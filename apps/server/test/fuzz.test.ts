@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { caseArbitrary, mutationsOf, type Role } from './fuzz/cases.js';
 import { checkCase, describeCase, type Problem } from './fuzz/check.js';
 import { knownOpen } from './fuzz/known-open.js';
-import { readDescription } from './fuzz/openapi.js';
+import { readDescription, type Operation } from './fuzz/openapi.js';
 import { sendRaw } from './fuzz/raw-http.js';
 import { startTarget } from './fuzz/target.js';
 import { websocketArbitrary } from './fuzz/websocket.js';
@@ -70,7 +70,10 @@ async function fuzzTarget(acl: boolean, tally: Tally): Promise<void> {
     }
   };
   let offset = 0;
-  for (const operation of description.operations.filter((op) => !op.websocket)) {
+  // The small budget of `npm test` fuzzes the server with ACLs on through the operations that write
+  // (the law it is there for: no 2xx write without the capability); the long run fuzzes them all.
+  const inScope = (op: Operation): boolean => !op.websocket && (!acl || runs > 1 || op.method !== 'GET');
+  for (const operation of description.operations.filter(inScope)) {
     for (const mutation of ['valid', ...mutationsOf(operation)] as const) {
       offset += 1;
       await fc.assert(
@@ -136,7 +139,7 @@ describe('fuzz from GET /v1/openapi.json', () => {
         process.stdout.write(`fuzz: no 2xx checked for: ${never.join(', ')}\n`);
       }
       // Every operation is tried at least once, valid and malformed.
-      expect(tally.valid).toBeGreaterThan(60);
+      expect(tally.valid).toBeGreaterThan(acl && runs <= 1 ? 30 : 60);
       expect(tally.malformed).toBeGreaterThan(tally.valid);
       expect(
         tally.problems.map(
