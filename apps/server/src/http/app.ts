@@ -92,6 +92,19 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     clientErrorHandler: answerClientError,
+    // A path fastify cannot decode (`/v1/job/%ff`) or a parameter over the length limit: a plain-text
+    // error like every other (fastify's own answer is a JSON envelope written past the hooks).
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      if (isUpgrade(request.headers)) {
+        // No hook runs for this answer: end an upgrade's connection here (see the onResponse hook).
+        reply.header('connection', 'close');
+        reply.raw.once('finish', () => request.raw.socket.destroySoon());
+      }
+      void reply
+        .code(error.statusCode ?? 400)
+        .type(TEXT)
+        .send(error.message.replace(/^'(.*)' is/, 'The path "$1" is'));
+    },
   });
 
   const knownRoutes: { methods: ReadonlySet<string>; pattern: RegExp }[] = [];
@@ -132,8 +145,17 @@ export function createHttpApp(options: HttpAppOptions = {}): FastifyInstance {
     done();
   });
 
+  // A WebSocket upgrade request that a route answers over HTTP (any route but a WebSocket one:
+  // the WebSocket plugin sees the upgrade of every route of the listener) owns a socket Node's HTTP
+  // parser has let go of: nothing would read a next request on it or end it, and `close()` would
+  // wait on it forever. The answer says `Connection: close`, and the socket ends once it is sent.
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (isUpgrade(request.headers)) request.raw.socket.destroySoon();
+    done();
+  });
+
   app.addHook('onSend', async (request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
+    if (closing || isUpgrade(request.headers)) reply.header('connection', 'close');
     if (payload === null || payload === undefined || isReadable(payload)) return payload;
     if (reply.hasHeader('content-encoding')) return payload;
     if (!acceptsGzip(request.headers['accept-encoding'])) return payload;
@@ -178,6 +200,18 @@ export function isJsonContentType(contentType: string): boolean {
  */
 function fromBrowser(headers: FastifyRequest['headers']): boolean {
   return headers.origin !== undefined || headers['sec-fetch-site'] !== undefined;
+}
+
+/**
+ * Whether a request asks for a protocol upgrade the way Node's HTTP parser recognises one (an
+ * `Upgrade` header and the `upgrade` token in `Connection`): with an `upgrade` listener on the
+ * server (the WebSocket plugin's), such a request's socket is no longer the parser's.
+ * @param headers - The request headers.
+ * @returns Whether it is an upgrade request.
+ */
+function isUpgrade(headers: FastifyRequest['headers']): boolean {
+  const connection = headers.connection ?? '';
+  return headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(connection);
 }
 
 /**

@@ -21,27 +21,6 @@ import { LoginRefused } from './method.js';
 const NODE_MAX_HEADER_BYTES = 2 * MAX_HEAD_BYTES;
 
 /**
- * Answers a request Node could not parse: an over-long head with the real service's 431 bytes
- * (as the framer does), anything else as fastify does by default.
- */
-function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (error.code === 'HPE_HEADER_OVERFLOW') {
-    if (socket.writable) socket.write(HEAD_TOO_LARGE_ANSWER);
-  } else if (socket.writable) {
-    const [status, label, message] =
-      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'Client Timeout']
-        : [400, 'Bad Request', 'Client Error'];
-    const body = `{"error":"${label}","message":"${message}","statusCode":${status}}`;
-    socket.write(
-      `HTTP/1.1 ${status} ${label}\r\nContent-Length: ${body.length}\r\nContent-Type: application/json\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
-}
-
-/**
  * Answers `{"errors": [...]}` with a status.
  * @param reply - The reply.
  * @param status - HTTP status.
@@ -50,6 +29,30 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
  */
 export function sendErrors(reply: FastifyReply, status: number, errors: readonly string[]): FastifyReply {
   return reply.code(status).type('application/json').send(JSON.stringify({ errors }));
+}
+
+/**
+ * Answers a request Node could not parse and ends the connection: an over-long head with the real
+ * service's 431 bytes (as the framer does), anything else in the service's envelope.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    if (socket.writable) socket.write(HEAD_TOO_LARGE_ANSWER);
+    socket.destroy(error);
+    return;
+  }
+  const [status, reason, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'request timed out']
+      : [400, 'Bad Request', 'malformed HTTP request'];
+  const body = JSON.stringify({ errors: [message] });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function describeError(error: unknown, maxBody: number): { status: number; errors: string[] } {
@@ -84,6 +87,12 @@ export function createSecretsHttpApp(maxBody: number): FastifyInstance {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 16_384 },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A path that does not decode (`/v1/auth/ldap/groups/%`) or a request Node's parser refuses
+    // (bytes that are not allowed in a request line): the service's envelope, not fastify's own.
+    frameworkErrors: (error, _request, reply: FastifyReply) =>
+      void sendErrors(reply, error.statusCode ?? 400, [
+        error.message.replace(/^'(.*)' is/, 'the path "$1" is'),
+      ]),
     clientErrorHandler: answerClientError,
     serverFactory: (handler) => {
       const server = createServer({ maxHeaderSize: NODE_MAX_HEADER_BYTES }, handler);

@@ -7,6 +7,27 @@ import { serveExecSession, type ExecContext, type ExecSessionHandle, type ExecSo
 export const EXEC_ROUTE = '/v1/client/allocation/:alloc_id/exec';
 
 /**
+ * What is wrong with a WebSocket opening handshake (RFC 6455 section 4.2.1), in the words of the
+ * WebSocket library, which would otherwise answer it; undefined for a request that is no upgrade or
+ * a good one.
+ * @param headers - The request headers.
+ * @returns The message, or undefined.
+ */
+function handshakeProblem(headers: FastifyRequest['headers']): string | undefined {
+  if (headers.upgrade === undefined || !/(^|,)\s*upgrade\s*(,|$)/i.test(headers.connection ?? '')) {
+    return undefined;
+  }
+  if (headers.upgrade.toLowerCase() !== 'websocket') return 'Invalid Upgrade header';
+  const key = headers['sec-websocket-key'];
+  if (typeof key !== 'string' || !/^[+/0-9A-Za-z]{22}==$/.test(key)) {
+    return 'Missing or invalid Sec-WebSocket-Key header';
+  }
+  const version = headers['sec-websocket-version'];
+  if (version !== '8' && version !== '13') return 'Missing or invalid Sec-WebSocket-Version header';
+  return undefined;
+}
+
+/**
  * Registers the exec WebSocket (`/v1/client/allocation/:alloc_id/exec`) on `app`, loading
  * `@fastify/websocket` in an encapsulated scope unless the app already has it. Running commands are
  * killed and their sockets closed when the app closes.
@@ -28,6 +49,13 @@ export function registerExecRoute(app: FastifyInstance, ctx: ExecContext): void 
     scope.route({
       method: 'GET',
       url: EXEC_ROUTE,
+      // a handshake the WebSocket library would refuse gets the service's plain-text 400 (the
+      // library's own answer is typed text/html)
+      preValidation: async (request, reply) => {
+        const problem = handshakeProblem(request.headers);
+        if (problem === undefined) return undefined;
+        return reply.code(400).type('text/plain; charset=utf-8').header('connection', 'close').send(problem);
+      },
       // a plain HTTP request (no upgrade) gets the service's plain-text 400, not a bare 404
       handler: () => {
         throw badRequest(
