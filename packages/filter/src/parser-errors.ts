@@ -4,7 +4,13 @@
  * @internal
  * @packageDocumentation
  */
-import { EOF, type IParserErrorMessageProvider, type IToken, MismatchedTokenException, type TokenType } from 'chevrotain';
+import {
+  EOF,
+  type IParserErrorMessageProvider,
+  type IToken,
+  MismatchedTokenException,
+  type TokenType,
+} from 'chevrotain';
 import type { FilterSyntaxErrorCode } from './errors.js';
 
 /**

@@ -87,6 +87,15 @@ function selectorAsValue(sel: ParsedSelector): ValueNode {
   return { kind: 'value', raw, span: sel.node.span };
 }
 
+/** A number or string literal as a value (numbers stay text; strings are unquoted). */
+function literalNode(t: IToken): ValueNode {
+  return {
+    kind: 'value',
+    raw: t.tokenType === T.NumberLiteral ? t.image : unquoted(t.image),
+    span: spanOf(t, t),
+  };
+}
+
 function fold(kind: 'and' | 'or', operands: readonly Expression[]): Expression {
   let result = operands[operands.length - 1] as Expression;
   for (let i = operands.length - 2; i >= 0; i--) {
@@ -96,9 +105,20 @@ function fold(kind: 'and' | 'or', operands: readonly Expression[]): Expression {
   return result;
 }
 
-function clause(operator: MatchOperator, selector: SelectorNode, value: ValueNode | null, end: IToken): MatchNode {
+function clause(
+  operator: MatchOperator,
+  selector: SelectorNode,
+  value: ValueNode | null,
+  end: IToken,
+): MatchNode {
   const start = Math.min(selector.span.start, value?.span.start ?? selector.span.start);
-  return { kind: 'match', operator, selector, value, span: { start, end: end.startOffset + end.image.length } };
+  return {
+    kind: 'match',
+    operator,
+    selector,
+    value,
+    span: { start, end: end.startOffset + end.image.length },
+  };
 }
 
 /** The filter parser. One instance parses many texts (`parse` resets it). @internal */
@@ -116,7 +136,11 @@ export class FilterParser extends EmbeddedActionsParser {
 
   constructor() {
     const expected = new Map<string, readonly string[]>();
-    super(T.allTokens, { maxLookahead: 1, recoveryEnabled: false, errorMessageProvider: errorMessages(expected) });
+    super(T.allTokens, {
+      maxLookahead: 1,
+      recoveryEnabled: false,
+      errorMessageProvider: errorMessages(expected),
+    });
     this.expectedByMessage = expected;
     this.performSelfAnalysis();
   }
@@ -311,11 +335,18 @@ export class FilterParser extends EmbeddedActionsParser {
           let second: IToken | undefined;
           this.OPTION(() => {
             this.CONSUME(T.Comma);
-            second = this.OR2([{ ALT: () => this.CONSUME2(T.Name) }, { ALT: () => this.CONSUME(T.Underscore) }]);
+            second = this.OR2([
+              { ALT: () => this.CONSUME2(T.Name) },
+              { ALT: () => this.CONSUME(T.Underscore) },
+            ]);
           });
           return this.ACTION((): Binding => {
             if (second === undefined) return { form: 'single', name: a.image };
-            return { form: 'pair', index: a.image, value: second.tokenType === T.Underscore ? null : second.image };
+            return {
+              form: 'pair',
+              index: a.image,
+              value: second.tokenType === T.Underscore ? null : second.image,
+            };
           });
         },
       },
@@ -333,106 +364,101 @@ export class FilterParser extends EmbeddedActionsParser {
   /**
    * One clause. A selector comes first unless the clause is `value [not] in selector` with a
    * literal value; a pointer-shaped string is a selector here (the lexer's `PointerString`, which
-   * the first alternative claims before `literal` can).
+   * the first alternative claims before `literal` can). The operators after a selector are inline
+   * (one rule call less per clause).
    */
-  private match = this.RULE('match', (): MatchNode =>
-    this.OR({
+  private match = this.RULE('match', (): MatchNode => {
+    let sel: ParsedSelector | undefined;
+    const own = (): SelectorNode => (sel as ParsedSelector).node;
+    return this.OR({
       IGNORE_AMBIGUITIES: true,
       DEF: [
         {
           ALT: () => {
-            const sel = this.SUBRULE(this.selector);
-            return this.SUBRULE(this.afterSelector, { ARGS: [sel] });
+            sel = this.SUBRULE(this.selector);
+            return this.OR2([
+              {
+                ALT: () => {
+                  this.CONSUME(T.Equal);
+                  const v = this.SUBRULE(this.value);
+                  return this.ACTION(() => this.counted(clause('equal', own(), v, this.LA(0))));
+                },
+              },
+              {
+                ALT: () => {
+                  this.CONSUME(T.NotEqual);
+                  const v = this.SUBRULE2(this.value);
+                  return this.ACTION(() => this.counted(clause('not-equal', own(), v, this.LA(0))));
+                },
+              },
+              {
+                ALT: () => {
+                  const op = this.CONSUME(T.Contains);
+                  this.ACTION(() => this.requireWs(op, true, true));
+                  const v = this.SUBRULE3(this.value);
+                  return this.ACTION(() => this.counted(clause('in', own(), v, this.LA(0))));
+                },
+              },
+              {
+                ALT: () => {
+                  const op = this.CONSUME(T.Matches);
+                  this.ACTION(() => this.requireWs(op, true, true));
+                  const v = this.SUBRULE4(this.value);
+                  return this.ACTION(() => this.counted(clause('matches', own(), v, this.LA(0))));
+                },
+              },
+              {
+                ALT: () => {
+                  const not = this.CONSUME(T.Not);
+                  this.ACTION(() => this.requireWs(not, true, true));
+                  return this.SUBRULE(this.afterSelectorNot, { ARGS: [sel as ParsedSelector] });
+                },
+              },
+              { ALT: () => this.SUBRULE(this.isTail, { ARGS: [sel as ParsedSelector] }) },
+              {
+                ALT: () => {
+                  const op = this.CONSUME(T.In);
+                  this.ACTION(() => this.requireWs(op, true, true));
+                  const target = this.SUBRULE(this.inTarget);
+                  return this.ACTION(() =>
+                    this.counted(clause('in', target, selectorAsValue(sel as ParsedSelector), this.LA(0))),
+                  );
+                },
+              },
+            ]);
           },
         },
         {
           ALT: () => {
-            const value = this.SUBRULE(this.literal);
+            const t = this.OR3([
+              { ALT: () => this.CONSUME(T.NumberLiteral) },
+              { ALT: () => this.CONSUME(T.DoubleQuoted) },
+              { ALT: () => this.CONSUME(T.RawString) },
+            ]);
+            const value = this.ACTION(() => literalNode(t));
             return this.SUBRULE(this.inTail, { ARGS: [value] });
           },
         },
       ],
-    }),
-  );
+    });
+  });
 
-  /** The operator and operand after a clause's first selector. */
-  private afterSelector = this.RULE('afterSelector', (sel?: ParsedSelector): MatchNode => {
-    const own = (): SelectorNode => (sel as ParsedSelector).node;
-    return this.OR([
-      {
-        ALT: () => {
-          this.CONSUME(T.Equal);
-          const v = this.SUBRULE(this.value);
-          return this.ACTION(() => this.counted(clause('equal', own(), v, this.LA(0))));
-        },
-      },
-      {
-        ALT: () => {
-          this.CONSUME(T.NotEqual);
-          const v = this.SUBRULE2(this.value);
-          return this.ACTION(() => this.counted(clause('not-equal', own(), v, this.LA(0))));
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.Contains);
-          this.ACTION(() => this.requireWs(op, true, true));
-          const v = this.SUBRULE3(this.value);
-          return this.ACTION(() => this.counted(clause('in', own(), v, this.LA(0))));
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.Matches);
-          this.ACTION(() => this.requireWs(op, true, true));
-          const v = this.SUBRULE4(this.value);
-          return this.ACTION(() => this.counted(clause('matches', own(), v, this.LA(0))));
-        },
-      },
-      {
-        ALT: () => {
-          const not = this.CONSUME(T.Not);
-          this.ACTION(() => this.requireWs(not, true, true));
-          return this.SUBRULE(this.afterSelectorNot, { ARGS: [sel] });
-        },
-      },
-      {
-        ALT: () => {
-          const is = this.CONSUME(T.Is);
-          this.ACTION(() => this.requireWs(is, true, true));
-          let negated = false;
-          this.OPTION(() => {
-            const n = this.CONSUME2(T.Not);
-            this.ACTION(() => this.requireWs(n, false, true));
-            negated = true;
-          });
-          return this.OR2([
-            {
-              ALT: () => {
-                const t = this.CONSUME(T.Empty);
-                return this.ACTION(() => this.counted(clause(negated ? 'is-not-empty' : 'is-empty', own(), null, t)));
-              },
-            },
-            {
-              ALT: () => {
-                const t = this.CONSUME(T.Nil);
-                return this.ACTION(() => this.counted(clause(negated ? 'is-not-nil' : 'is-nil', own(), null, t)));
-              },
-            },
-          ]);
-        },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.In);
-          this.ACTION(() => this.requireWs(op, true, true));
-          const target = this.SUBRULE(this.inTarget);
-          return this.ACTION(() =>
-            this.counted(clause('in', target, selectorAsValue(sel as ParsedSelector), this.LA(0))),
-          );
-        },
-      },
-    ]);
+  /** `is [not] (empty | nil)` after a selector. */
+  private isTail = this.RULE('isTail', (sel?: ParsedSelector): MatchNode => {
+    const is = this.CONSUME(T.Is);
+    this.ACTION(() => this.requireWs(is, true, true));
+    let negated = false;
+    this.OPTION(() => {
+      const n = this.CONSUME(T.Not);
+      this.ACTION(() => this.requireWs(n, false, true));
+      negated = true;
+    });
+    const t = this.OR([{ ALT: () => this.CONSUME(T.Empty) }, { ALT: () => this.CONSUME(T.Nil) }]);
+    return this.ACTION(() => {
+      const nil = t.tokenType === T.Nil;
+      const operator = negated ? (nil ? 'is-not-nil' : 'is-not-empty') : nil ? 'is-nil' : 'is-empty';
+      return this.counted(clause(operator, (sel as ParsedSelector).node, null, t));
+    });
   });
 
   /** After `selector not`: `contains`, `matches` or `in`. */
@@ -479,7 +505,9 @@ export class FilterParser extends EmbeddedActionsParser {
     const op = this.CONSUME(T.In);
     this.ACTION(() => this.requireWs(op, !negated, true));
     const target = this.SUBRULE(this.inTarget);
-    return this.ACTION(() => this.counted(clause(negated ? 'not-in' : 'in', target, value as ValueNode, this.LA(0))));
+    return this.ACTION(() =>
+      this.counted(clause(negated ? 'not-in' : 'in', target, value as ValueNode, this.LA(0))),
+    );
   });
 
   /** The selector after `in`: anything else is go-bexpr's "Invalid selector". */
@@ -497,6 +525,7 @@ export class FilterParser extends EmbeddedActionsParser {
     return this.SUBRULE(this.selector).node;
   });
 
+  /** The operand of `==`, `!=`, `contains`, `matches`: a selector read as text, or a literal. */
   private value = this.RULE('value', (): ValueNode =>
     this.OR({
       IGNORE_AMBIGUITIES: true,
@@ -507,23 +536,27 @@ export class FilterParser extends EmbeddedActionsParser {
             return this.ACTION(() => selectorAsValue(s));
           },
         },
-        { ALT: () => this.SUBRULE(this.literal) },
+        {
+          ALT: () => {
+            const t = this.CONSUME(T.NumberLiteral);
+            return this.ACTION(() => literalNode(t));
+          },
+        },
+        {
+          ALT: () => {
+            const t = this.CONSUME(T.DoubleQuoted);
+            return this.ACTION(() => literalNode(t));
+          },
+        },
+        {
+          ALT: () => {
+            const t = this.CONSUME(T.RawString);
+            return this.ACTION(() => literalNode(t));
+          },
+        },
       ],
     }),
   );
-
-  private literal = this.RULE('literal', (): ValueNode => {
-    const t = this.OR([
-      { ALT: () => this.CONSUME(T.NumberLiteral) },
-      { ALT: () => this.CONSUME(T.DoubleQuoted) },
-      { ALT: () => this.CONSUME(T.RawString) },
-    ]);
-    return this.ACTION(() => ({
-      kind: 'value',
-      raw: t.tokenType === T.NumberLiteral ? t.image : unquoted(t.image),
-      span: spanOf(t, t),
-    }));
-  });
 
   private selector = this.RULE('selector', (): ParsedSelector =>
     this.OR([
@@ -581,7 +614,10 @@ export class FilterParser extends EmbeddedActionsParser {
         );
       }
     });
-    const key = this.OR([{ ALT: () => this.CONSUME(T.DoubleQuoted) }, { ALT: () => this.CONSUME(T.RawString) }]);
+    const key = this.OR([
+      { ALT: () => this.CONSUME(T.DoubleQuoted) },
+      { ALT: () => this.CONSUME(T.RawString) },
+    ]);
     this.ACTION(() => {
       if (this.LA(1).tokenType !== T.RBracket) {
         throw this.failure(
@@ -626,7 +662,8 @@ export class FilterParser extends EmbeddedActionsParser {
     try {
       body();
     } catch (e) {
-      const endOfInput = isRecognitionException(e as Error) && (e as IRecognitionException).token.tokenType === EOF;
+      const endOfInput =
+        isRecognitionException(e as Error) && (e as IRecognitionException).token.tokenType === EOF;
       if (!(this.partial && endOfInput)) throw e;
     }
   }
@@ -636,10 +673,15 @@ export class FilterParser extends EmbeddedActionsParser {
     const prev = this.LA(-1);
     const next = this.LA(1);
     const missingBefore =
-      before && !(prev.tokenType === EOF ? token.startOffset > 0 : token.startOffset > prev.startOffset + prev.image.length);
-    const missingAfter = after && next.tokenType !== EOF && !(next.startOffset > token.startOffset + token.image.length);
+      before &&
+      !(prev.tokenType === EOF
+        ? token.startOffset > 0
+        : token.startOffset > prev.startOffset + prev.image.length);
+    const missingAfter =
+      after && next.tokenType !== EOF && !(next.startOffset > token.startOffset + token.image.length);
     if (missingBefore || missingAfter) {
-      const where = missingBefore && missingAfter ? 'on both sides' : missingBefore ? 'before it' : 'after it';
+      const where =
+        missingBefore && missingAfter ? 'on both sides' : missingBefore ? 'before it' : 'after it';
       throw this.failure(
         FilterSyntaxErrorCode.MissingWhitespace,
         `The operator "${token.image}" needs whitespace ${where}.`,
