@@ -7,11 +7,13 @@
  * or          := orOperand ("or" orOperand)*         // a bare collection only as the last operand
  * orOperand   := collection | and
  * and         := not ("and" not)*
- * not         := "not"* group                        // "not" only where it is the operator
- * group       := "(" or ")" | match
+ * not         := "not"* ("(" or ")" | match)         // "not" only where it is the operator
  * collection  := ("any" | "all") selector "as" binding "{" or "}"
  * binding     := Name ["," (Name | "_")] | "_" "," Name
- * match       := selector afterSelector | literal ["not"] "in" selector
+ * match       := selector ("==" | "!=" | "contains" | "matches") value
+ *              | selector "not" ("contains" | "matches") value
+ *              | selector "is" ["not"] ("empty" | "nil")
+ *              | selector ["not"] "in" selector | literal ["not"] "in" selector
  * value       := selector | literal
  * selector    := Name (".seg" | "[" string "]")* | PointerString
  * ```
@@ -230,7 +232,41 @@ export class FilterParser extends EmbeddedActionsParser {
         this.ACTION(() => nots.push(t));
       },
     });
-    const operand = this.SUBRULE(this.group);
+    // The operand: a parenthesized expression or a clause (a collection here is an error).
+    const operand = this.OR([
+      {
+        ALT: () => {
+          const open = this.CONSUME(T.LParen);
+          const inner = this.SUBRULE(this.orExpression);
+          this.ACTION(() => {
+            if (this.LA(1).tokenType !== T.RParen) {
+              throw this.failure(
+                FilterSyntaxErrorCode.UnmatchedParenthesis,
+                `Expected ")" to close the "(" at offset ${open.startOffset} but found ${describeToken(this.LA(1))}.`,
+                ['")"', '"and"', '"or"'],
+              );
+            }
+          });
+          this.CONSUME(T.RParen);
+          return inner;
+        },
+      },
+      {
+        GATE: () => this.collectionAhead(),
+        ALT: () => {
+          this.ACTION(() => {
+            const t = this.LA(1);
+            throw this.failure(
+              FilterSyntaxErrorCode.UnparenthesizedCollection,
+              `A collection expression ("${t.image} ...") must be wrapped in parentheses after "not" or as the right operand of "and".`,
+              ['"("'],
+            );
+          });
+          return this.SUBRULE(this.collection);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.match) },
+    ]);
     return this.ACTION(() => {
       let result = operand;
       for (let i = nots.length - 1; i >= 0; i--) {
@@ -266,43 +302,6 @@ export class FilterParser extends EmbeddedActionsParser {
 
   /** Whether a clause starts at LA(1) (tried by backtracking, never for the AST). */
   private clauseAhead = this.RULE('clauseAhead', (): void => this.tolerant(() => this.SUBRULE(this.match)));
-
-  private group = this.RULE('group', (): Expression =>
-    this.OR([
-      {
-        ALT: () => {
-          const open = this.CONSUME(T.LParen);
-          const inner = this.SUBRULE(this.orExpression);
-          this.ACTION(() => {
-            if (this.LA(1).tokenType !== T.RParen) {
-              throw this.failure(
-                FilterSyntaxErrorCode.UnmatchedParenthesis,
-                `Expected ")" to close the "(" at offset ${open.startOffset} but found ${describeToken(this.LA(1))}.`,
-                ['")"', '"and"', '"or"'],
-              );
-            }
-          });
-          this.CONSUME(T.RParen);
-          return inner;
-        },
-      },
-      {
-        GATE: () => this.collectionAhead(),
-        ALT: () => {
-          this.ACTION(() => {
-            const t = this.LA(1);
-            throw this.failure(
-              FilterSyntaxErrorCode.UnparenthesizedCollection,
-              `A collection expression ("${t.image} ...") must be wrapped in parentheses after "not" or as the right operand of "and".`,
-              ['"("'],
-            );
-          });
-          return this.SUBRULE(this.collection);
-        },
-      },
-      { ALT: () => this.SUBRULE(this.match) },
-    ]),
-  );
 
   private collection = this.RULE('collection', (): CollectionNode => {
     const q = this.OR([{ ALT: () => this.CONSUME(T.Any) }, { ALT: () => this.CONSUME(T.All) }]);
