@@ -205,6 +205,16 @@ export function parseTokens(
  * @since 0.1.0
  */
 export function parseFilter(text: string, options?: ParseOptions): ParseResult {
+  const result = parseText(text, options);
+  if (result.ok) sources.set(result.ast, text);
+  return result;
+}
+
+/**
+ * {@link parseFilter} without remembering the text of the AST (`compileFilter` has the text at
+ * hand; a `WeakMap` entry per parse costs the garbage collector). @internal
+ */
+export function parseText(text: string, options?: ParseOptions): ParseResult {
   const limits = resolveLimits(options);
   if (typeof text !== 'string') {
     return {
@@ -281,7 +291,6 @@ export function parseFilter(text: string, options?: ParseOptions): ParseResult {
     });
     if (problems.length > 0) return { ok: false, diagnostics: finish(text, problems) };
   }
-  sources.set(parsed.ast, text);
   return { ok: true, ast: parsed.ast };
 }
 
