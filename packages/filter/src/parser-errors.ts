@@ -17,7 +17,7 @@ import type { FilterSyntaxErrorCode } from './errors.js';
  * A failure found by one of the grammar's own checks (whitespace around a word operator, an
  * unclosed `(` or `[`, a collection in the wrong place, the clause limit). It is a chevrotain
  * recognition exception, so backtracking treats it as "this alternative does not parse" and the
- * parser records it in `errors` like its own; it also carries our code, span and expected tokens.
+ * parse ends with it as chevrotain's own do; it also carries our code, span and expected tokens.
  * @internal
  */
 export class FilterRecognitionError extends MismatchedTokenException {

@@ -716,8 +716,9 @@ export class FilterParser extends EmbeddedActionsParser {
   }
 
   /**
-   * Our own recognition error, recorded in `errors` as chevrotain records its own. It points at
-   * `token` (LA(1) unless given), or at `span`; at the end of input it is empty, at the text's end.
+   * Our own recognition error (thrown: an attempt takes it as a failure, a parse ends with it as
+   * the `filter` rule's value). It points at `token` (LA(1) unless given), or at `span`; at the end
+   * of input it is empty, at the text's end.
    */
   private failure(
     code: FilterSyntaxErrorCode,
