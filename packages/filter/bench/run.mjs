@@ -22,8 +22,13 @@ import { setCodegen } from '../dist/codegen.js';
 const N = 100_000;
 const SEED = 42;
 const PASSES = Number(process.env.FILTER_BENCH_PASSES ?? 15);
-const TARGET = 0.5;
+/** Compiled and typed filters: at least this fraction of the plain closure's speed (issue 25). */
+const TARGET = 0.8;
+/** The closure fallback (no `new Function`). */
 const TARGET_FALLBACK = 0.3;
+/** Parse + compile, µs (issue 25: `Name == "x"` was 4.5 µs, the 20 clauses 73 µs). */
+const TARGET_PARSE_1 = 3;
+const TARGET_PARSE_20 = 40;
 
 /** Twenty clauses: ten `!=` and an `or` of ten names (every 9,973rd job's, so that some match). */
 function twenty(names) {
@@ -182,17 +187,17 @@ for (let i = 0; i < EXPRESSIONS.length; i++) {
 }
 const m1 = parseCompileMedian((i) => `Name == "x${i}"`, 201);
 const m20 = parseCompileMedian((i) => twentyText.replace('"s0"', `"s${i}"`), 51);
-ok &&= m1 <= 10 && m20 <= 100;
+ok &&= m1 <= TARGET_PARSE_1 && m20 <= TARGET_PARSE_20;
 
 const loadAfter = load();
 const header = [
   'expression',
   'matches',
   'plain closure',
-  'compiled / closure',
-  'typed / closure',
-  'fallback / closure',
-  'typed fallback / closure',
+  `compiled / closure (≥ ${TARGET})`,
+  `typed / closure (≥ ${TARGET})`,
+  `fallback / closure (≥ ${TARGET_FALLBACK})`,
+  `typed fallback / closure (≥ ${TARGET_FALLBACK})`,
   'targets met',
 ];
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ');
@@ -207,9 +212,28 @@ const summary = [
   '',
   markdownTable(header, rows),
   '',
-  `Parse + compile (median of batches of 100 distinct texts): \`Name == "x"\` ${fmt(m1)} µs (target ≤ 10 µs), ` +
-    `20 clauses ${fmt(m20)} µs (target ≤ 100 µs). Targets: compiled and typed ≥ ${TARGET} of the closure, ` +
-    `the fallbacks (no \`new Function\`) ≥ ${TARGET_FALLBACK}.`,
+  markdownTable(
+    [
+      'parse + compile (median of batches of 100 distinct texts)',
+      'figure',
+      'target',
+      'figure / target',
+      'met',
+    ],
+    [
+      ['`Name == "x"`', m1, TARGET_PARSE_1],
+      ['20 clauses', m20, TARGET_PARSE_20],
+    ].map(([label, figure, target]) => [
+      label,
+      `${fmt(figure)} µs`,
+      `≤ ${target} µs`,
+      fmt(figure / target),
+      figure <= target ? 'yes' : '**no**',
+    ]),
+  ),
+  '',
+  `Targets: compiled and typed ≥ ${TARGET} of the closure, the fallbacks (no \`new Function\`) ≥ ${TARGET_FALLBACK}; ` +
+    `parse + compile within the targets above (a figure / target ratio ≤ 1).`,
 ].join('\n');
 
 console.log(`@sked/filter benchmark: ${N} jobs from @sked/testkit generateJobs(${N}, ${SEED})`);

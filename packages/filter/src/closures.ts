@@ -194,21 +194,6 @@ function compileParts(parts: readonly Expression[], kind: 'and' | 'or', scope: S
 /** A run of this many `==` joined by `or` (or `!=` by `and`) on one field becomes one Set lookup. */
 const SET_MIN = 4;
 
-export function compileGenericMatch(
-  node: MatchNode,
-  scope: Scope,
-  ctx: Context,
-  typed: TypedSelector | undefined,
-): Pred {
-  const site = siteOf(node, ctx, typed);
-  return genericMatch(
-    node.operator,
-    compileGetter(node.selector, scope, ctx, site, typed),
-    new RawValue(node.value?.raw ?? ''),
-    site,
-  );
-}
-
 /** The scope of a collection's body: its binding names (with typed mode's element chain). */
 export function bindingScope(
   node: CollectionNode,

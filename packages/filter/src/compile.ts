@@ -5,7 +5,7 @@ import { compileRegex } from './internal/regex.js';
 import { walk } from './internal/walk.js';
 import { EMPTY_SCOPE, type Context } from './lookup.js';
 import { type CompileOptions, resolveLimits } from './options.js';
-import { parseFilter, sourceOf } from './parse.js';
+import { parseText, sourceOf } from './parse.js';
 import { shapeOf } from './schema.js';
 
 import { canGenerate } from './codegen.js';
@@ -150,7 +150,7 @@ export function compileFilter(textOrAst: string | Expression, options?: CompileO
   let ast: Expression;
   let source: string | undefined;
   if (typeof textOrAst === 'string') {
-    const result = parseFilter(textOrAst, options);
+    const result = parseText(textOrAst, options);
     if (!result.ok) throw new FilterSyntaxError(textOrAst, result.diagnostics);
     ast = result.ast;
     source = textOrAst;

@@ -5,7 +5,7 @@ import { goUnquote } from './internal/go-strconv.js';
 import { compileRegex } from './internal/regex.js';
 import { walk } from './internal/walk.js';
 import { resolveLimits, type ParseOptions } from './options.js';
-import { describeToken, ParseFailure, takeExpected } from './parser-errors.js';
+import { describeToken, FilterRecognitionError } from './parser-errors.js';
 import { FilterParser } from './parser.js';
 import {
   DoubleQuoted,
@@ -149,7 +149,18 @@ export function lex(text: string, maxDepth: number): { tokens: IToken[]; diagnos
   return { tokens, diagnostics };
 }
 
-function fromRecognition(text: string, e: IRecognitionException, expected: string[]): Draft {
+/** The diagnostic of the parser's first recognition exception. */
+function fromRecognition(text: string, e: IRecognitionException): Draft {
+  if (e instanceof FilterRecognitionError) {
+    return {
+      kind: e.code === FilterSyntaxErrorCode.TooManyClauses ? 'limit' : 'parse',
+      code: e.code,
+      message: e.message,
+      offset: e.offset,
+      length: e.length,
+      expected: e.expected,
+    };
+  }
   const tok = e.token;
   const atEnd = tok.tokenType === EOF || Number.isNaN(tok.startOffset);
   return {
@@ -158,7 +169,7 @@ function fromRecognition(text: string, e: IRecognitionException, expected: strin
     message: e.message,
     offset: atEnd ? text.length : tok.startOffset,
     length: atEnd ? 0 : tok.image.length,
-    expected,
+    expected: parser.expectedOf(e.message),
   };
 }
 
@@ -171,37 +182,9 @@ export function parseTokens(
   maxClauses: number,
   partial: boolean,
 ): { ast: Expression | undefined; diagnostics: Draft[] } {
-  parser.setSource(text);
-  parser.prepare(tokens, maxClauses, partial);
-  let ast: Expression | undefined;
-  try {
-    ast = parser.filter();
-  } catch (e) {
-    if (e instanceof ParseFailure) {
-      return {
-        ast: undefined,
-        diagnostics: [
-          {
-            kind: e.code === 'too-many-clauses' ? 'limit' : 'parse',
-            code: e.code,
-            message: e.reason,
-            offset: e.offset,
-            length: e.length,
-            expected: e.expected,
-          },
-        ],
-      };
-    }
-    throw e;
-  }
-  if (parser.errors.length > 0) {
-    const expected = takeExpected();
-    return {
-      ast: undefined,
-      diagnostics: parser.errors.slice(0, 1).map((e) => fromRecognition(text, e, expected)),
-    };
-  }
-  return { ast, diagnostics: [] };
+  const result = parser.parse(tokens, text.length, maxClauses, partial);
+  if ('error' in result) return { ast: undefined, diagnostics: [fromRecognition(text, result.error)] };
+  return { ast: result.ast, diagnostics: [] };
 }
 
 /**
@@ -222,6 +205,16 @@ export function parseTokens(
  * @since 0.1.0
  */
 export function parseFilter(text: string, options?: ParseOptions): ParseResult {
+  const result = parseText(text, options);
+  if (result.ok) sources.set(result.ast, text);
+  return result;
+}
+
+/**
+ * {@link parseFilter} without remembering the text of the AST (`compileFilter` has the text at
+ * hand; a `WeakMap` entry per parse costs the garbage collector). @internal
+ */
+export function parseText(text: string, options?: ParseOptions): ParseResult {
   const limits = resolveLimits(options);
   if (typeof text !== 'string') {
     return {
@@ -298,7 +291,6 @@ export function parseFilter(text: string, options?: ParseOptions): ParseResult {
     });
     if (problems.length > 0) return { ok: false, diagnostics: finish(text, problems) };
   }
-  sources.set(parsed.ast, text);
   return { ok: true, ast: parsed.ast };
 }
 

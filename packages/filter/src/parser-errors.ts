@@ -1,23 +1,35 @@
 /**
- * Diagnostics of the parser: our own parse failures, chevrotain's error messages (with the tokens
- * that were expected), and how a token is described in a message.
+ * Diagnostics of the parser: the recognition exception our own checks raise, chevrotain's error
+ * messages in our words, and how a token is described in a message.
  * @internal
  * @packageDocumentation
  */
-import { EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from 'chevrotain';
-import type { Expression } from './ast.js';
-import { FilterSyntaxErrorCode } from './errors.js';
+import {
+  EOF,
+  type IParserErrorMessageProvider,
+  type IToken,
+  MismatchedTokenException,
+  type TokenType,
+} from 'chevrotain';
+import type { FilterSyntaxErrorCode } from './errors.js';
 
-/** A parse failure raised by our own checks (chevrotain's own errors land in `parser.errors`). @internal */
-export class ParseFailure extends Error {
+/**
+ * A failure found by one of the grammar's own checks (whitespace around a word operator, an
+ * unclosed `(` or `[`, a collection in the wrong place, the clause limit). It is a chevrotain
+ * recognition exception, so backtracking treats it as "this alternative does not parse" and the
+ * parse ends with it as chevrotain's own do; it also carries our code, span and expected tokens.
+ * @internal
+ */
+export class FilterRecognitionError extends MismatchedTokenException {
   constructor(
     readonly code: FilterSyntaxErrorCode,
-    readonly reason: string,
+    message: string,
+    token: IToken,
     readonly offset: number,
     readonly length: number,
     readonly expected: readonly string[] = [],
   ) {
-    super(reason);
+    super(message, token, token);
   }
 }
 
@@ -33,59 +45,46 @@ function label(t: TokenType): string {
   return t.LABEL ?? t.name;
 }
 
-/** Expected labels recorded by the error message provider for the last chevrotain error. */
-let lastExpected: string[] = [];
-
-/** chevrotain's error messages, in our words. @internal */
-export const messages: IParserErrorMessageProvider = {
-  buildMismatchTokenMessage({ expected, actual }) {
-    lastExpected = [label(expected)];
-    return `Expected ${label(expected)} but found ${describeToken(actual)}.`;
-  },
-  buildNotAllInputParsedMessage({ firstRedundant }) {
-    lastExpected = ['"and"', '"or"', 'the end of the filter'];
-    return `Unexpected ${describeToken(firstRedundant)} after a complete expression; expected "and", "or" or the end of the filter.`;
-  },
-  buildNoViableAltMessage({ expectedPathsPerAlt, actual }) {
-    const labels = new Set<string>();
-    for (const alt of expectedPathsPerAlt) for (const path of alt) if (path[0]) labels.add(label(path[0]));
-    lastExpected = [...labels];
-    const first = actual[0];
-    return `Expected ${joinOr(lastExpected)} but found ${first ? describeToken(first) : 'the end of the filter'}.`;
-  },
-  buildEarlyExitMessage({ expectedIterationPaths, actual }) {
-    const labels = new Set<string>();
-    for (const path of expectedIterationPaths) if (path[0]) labels.add(label(path[0]));
-    lastExpected = [...labels];
-    const first = actual[0];
-    return `Expected ${joinOr(lastExpected)} but found ${first ? describeToken(first) : 'the end of the filter'}.`;
-  },
-};
-
 function joinOr(items: readonly string[]): string {
   if (items.length <= 1) return items[0] ?? 'something else';
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1] as string}`;
 }
 
-/** Takes the expected labels of the last chevrotain error. @internal */
-export function takeExpected(): string[] {
-  const e = lastExpected;
-  lastExpected = [];
-  return e;
+function firstLabels(paths: readonly (readonly TokenType[])[]): string[] {
+  const labels = new Set<string>();
+  for (const path of paths) if (path[0]) labels.add(label(path[0]));
+  return [...labels];
 }
 
-/** Forgets the expected labels of an earlier parse. @internal */
-export function resetExpected(): void {
-  lastExpected = [];
-}
-
-/** A collection used as the left operand of `and`/`or`. @internal */
-export function unparenthesized(expr: Expression, op: 'and' | 'or'): ParseFailure {
-  return new ParseFailure(
-    FilterSyntaxErrorCode.UnparenthesizedCollection,
-    `A collection expression cannot be the left operand of "${op}"; wrap it in parentheses.`,
-    expr.span.start,
-    expr.span.end - expr.span.start,
-    ['the end of the filter', '")"', '"}"'],
-  );
+/**
+ * chevrotain's error messages, in our words. A message names the tokens that were expected, and
+ * those tokens are recorded in `expected` under the message, so the diagnostic built from the
+ * recognition exception (which carries the message) can list them. One map per parser instance,
+ * cleared before each parse.
+ * @internal
+ */
+export function errorMessages(expected: Map<string, readonly string[]>): IParserErrorMessageProvider {
+  const record = (message: string, labels: readonly string[]): string => {
+    expected.set(message, labels);
+    return message;
+  };
+  const found = (actual: readonly IToken[]): string =>
+    actual[0] ? describeToken(actual[0]) : 'the end of the filter';
+  return {
+    buildMismatchTokenMessage: ({ expected: type, actual }) =>
+      record(`Expected ${label(type)} but found ${describeToken(actual)}.`, [label(type)]),
+    buildNotAllInputParsedMessage: ({ firstRedundant }) =>
+      record(
+        `Unexpected ${describeToken(firstRedundant)} after a complete expression; expected "and", "or" or the end of the filter.`,
+        ['"and"', '"or"', 'the end of the filter'],
+      ),
+    buildNoViableAltMessage: ({ expectedPathsPerAlt, actual }) => {
+      const labels = firstLabels(expectedPathsPerAlt.flat());
+      return record(`Expected ${joinOr(labels)} but found ${found(actual)}.`, labels);
+    },
+    buildEarlyExitMessage: ({ expectedIterationPaths, actual }) => {
+      const labels = firstLabels(expectedIterationPaths);
+      return record(`Expected ${joinOr(labels)} but found ${found(actual)}.`, labels);
+    },
+  };
 }

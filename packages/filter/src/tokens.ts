@@ -56,6 +56,31 @@ export const DoubleQuoted: TokenType = createToken({
   line_breaks: true,
   label: 'a double-quoted string',
 });
+/** The JSON Pointer shape of a double-quoted string's body: zero or more `/segment`. */
+const POINTER_BODY = /^(?:\/[\p{L}\p{N}\-_.~:|]+)*$/u;
+
+/** The pointer-shaped double-quoted string at `offset`, if any (a custom pattern: Unicode classes). */
+function pointerAt(text: string, offset: number): [string] | null {
+  if (text.charCodeAt(offset) !== 34) return null;
+  const end = text.indexOf('"', offset + 1);
+  if (end < 0 || !POINTER_BODY.test(text.slice(offset + 1, end))) return null;
+  return [text.slice(offset, end + 1)];
+}
+
+/**
+ * A double-quoted string with the JSON Pointer shape (`"/a/b"`, and `""`): a selector where one
+ * may stand, otherwise a string (it is in the {@link DoubleQuoted} category). Deciding this in the
+ * lexer keeps the parser's choice between a selector and a literal to one token of lookahead.
+ * @internal
+ */
+export const PointerString: TokenType = createToken({
+  name: 'PointerString',
+  pattern: { exec: pointerAt },
+  start_chars_hint: ['"'],
+  line_breaks: false,
+  categories: [DoubleQuoted],
+  label: 'a double-quoted string',
+});
 /** `` `...` `` @internal */
 export const RawString: TokenType = createToken({
   name: 'RawString',
@@ -140,6 +165,7 @@ export const allTokens: TokenType[] = [
   LBracket,
   RBracket,
   Comma,
+  PointerString,
   DoubleQuoted,
   RawString,
   UnterminatedString,
@@ -161,22 +187,6 @@ export const allTokens: TokenType[] = [
   Underscore,
   Name,
 ];
-
-/** Keyword token types by their text. @internal */
-export const keywordTokens: ReadonlyMap<string, TokenType> = new Map([
-  ['and', And],
-  ['or', Or],
-  ['not', Not],
-  ['in', In],
-  ['contains', Contains],
-  ['matches', Matches],
-  ['is', Is],
-  ['empty', Empty],
-  ['nil', Nil],
-  ['any', Any],
-  ['all', All],
-  ['as', As],
-]);
 
 /** The lexer, created once. @internal */
 export const filterLexer: Lexer = new Lexer(allTokens, {
