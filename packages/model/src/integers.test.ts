@@ -21,12 +21,11 @@ const job = (group: Record<string, unknown>, top: Record<string, unknown> = {}):
 describe('integer fields', () => {
   it.each([
     ['Count', { Count: 1e20 }, '/Job/TaskGroups/0/Count'],
-    ['Count', { Count: 9007199254740993 }, '/Job/TaskGroups/0/Count'],
+    ['Count', { Count: JSON.parse('9007199254740993') as number }, '/Job/TaskGroups/0/Count'],
     ['Count', { Count: -1e23 }, '/Job/TaskGroups/0/Count'],
   ])('refuses %s beyond 2^53 - 1 at its field', (_name, group, path) => {
     const result = validate(JobRegisterRequest, job(group));
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.problems.map((p) => p.path)).toContain(path);
+    expect(result.ok ? [] : result.problems.map((p) => p.path)).toContain(path);
   });
 
   it('says which field and what bound', () => {
