@@ -100,8 +100,11 @@ export function volumeFilter(ctx: SchedContext, world: World, f: GroupFacts): st
       (v.AccessMode !== 'single-node-writer' && v.AccessMode !== 'multi-node-single-writer')
     )
       continue;
+    // a write claim is held by a live allocation of the state or by one this run placed: access
+    // modes hold among the placements of one evaluation too
     const writers = Object.values(v.Claims).filter((cl) => {
       if (cl.Mode !== 'write') return false;
+      if (world.placed.has(cl.AllocationID)) return true;
       const a = ctx.state.get('allocs', cl.AllocationID);
       return a !== undefined && !clientTerminal(a) && a.DesiredStatus === AllocDesiredStatus.Run;
     });

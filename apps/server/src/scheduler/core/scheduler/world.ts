@@ -21,6 +21,8 @@ export interface World {
   volumes: Map<string, CsiVolume>;
   /** Host ports in use per node. */
   ports: Map<string, Set<number>>;
+  /** IDs of the allocations this run placed (live, not yet in the state: their claims count too). */
+  placed: Set<string>;
 }
 
 /** Resources an allocation of a group asks for. */
@@ -74,7 +76,7 @@ export function buildWorld(ctx: SchedContext): World {
     if (!set) ports.set(a.NodeID, (set = new Set()));
     for (const p of allocPorts(a)) set.add(p.Value);
   }
-  return { nodes, usage, live, volumes: new Map(), ports };
+  return { nodes, usage, live, volumes: new Map(), ports, placed: new Set() };
 }
 
 /** Frees what a stopped allocation held. */
@@ -86,6 +88,7 @@ export function release(world: World, a: Allocation): void {
     u.disk -= a.Resources.DiskMB;
   }
   world.live = world.live.filter((x) => x.ID !== a.ID);
+  world.placed.delete(a.ID);
   const set = world.ports.get(a.NodeID);
   if (set) for (const p of allocPorts(a)) set.delete(p.Value);
 }
@@ -93,6 +96,7 @@ export function release(world: World, a: Allocation): void {
 /** Adds what a placed allocation takes. */
 export function occupy(world: World, a: Allocation, nodeId: string, ask: Usage): void {
   world.live.push(a);
+  world.placed.add(a.ID);
   const u = world.usage.get(nodeId);
   if (u) {
     u.cpu += ask.cpu;
