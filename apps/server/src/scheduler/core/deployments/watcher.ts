@@ -1,4 +1,4 @@
-import { DeploymentStatus, EvalTriggeredBy } from '@sked/model';
+import { DeploymentStatus, EvalStatus, EvalTriggeredBy } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
@@ -37,6 +37,13 @@ function canariesHealthy(tx: Txn, g: DeploymentState, healthyId: string): boolea
     placed.length >= g.DesiredCanaries &&
     placed.every((id) => id === healthyId || tx.get('allocs', id)?.DeploymentStatus?.Healthy === true)
   );
+}
+
+/** Whether an evaluation of the deployment's job that will see its progress is waiting to run. */
+function rolloutEvalWaiting(tx: Txn, d: Deployment): boolean {
+  return tx
+    .ofJob('evals', d.Namespace, d.JobID)
+    .some((e) => e.Status === EvalStatus.Pending && e.TriggeredBy === EvalTriggeredBy.DeploymentWatcher);
 }
 
 /** Creates the deployment watcher. */
@@ -112,7 +119,9 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     if (completeIfHealthy(tx, d)) return;
     tx.put('deployments', d);
     const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
-    if (job)
+    // one evaluation moves the rollout on: while one is waiting, further healthy allocations join
+    // it (as the service's broker keeps one evaluation per job), not one full evaluation of the job each
+    if (job && !rolloutEvalWaiting(tx, d))
       deps.queue.makeEval(tx, job, EvalTriggeredBy.DeploymentWatcher, d.EvalPriority, { DeploymentID: d.ID });
     tx.after(() => armProgressDeadline(d.ID));
   };
