@@ -112,7 +112,8 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         tx.put('deployments', d);
         return;
       }
-      for (const g of groups) if (g.DesiredCanaries > 0) g.Promoted = true;
+      for (const [name, g] of Object.entries(d.TaskGroups))
+        if (g.DesiredCanaries > 0) d.TaskGroups[name] = { ...g, Promoted: true };
       d.StatusDescription = 'Deployment is running';
       tx.put('deployments', d);
     }
@@ -141,9 +142,12 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     };
     tx.put('allocs', u);
     if (!d0 || d0.Status !== DeploymentStatus.Running) return;
-    const d: Deployment = structuredClone(d0);
-    const s = d.TaskGroups[a.TaskGroup];
-    if (!s) return;
+    // a copy of what this write changes (a deployment of thousands of groups is not cloned whole
+    // for each allocation's health): the group's state here, canary promotions in `progress`
+    const s0 = Object.hasOwn(d0.TaskGroups, a.TaskGroup) ? d0.TaskGroups[a.TaskGroup] : undefined;
+    if (!s0) return;
+    const s: DeploymentState = { ...s0 };
+    const d: Deployment = { ...d0, TaskGroups: { ...d0.TaskGroups, [a.TaskGroup]: s } };
     if (healthy) s.HealthyAllocs++;
     else s.UnhealthyAllocs++;
     d.ModifyIndex = tx.index;

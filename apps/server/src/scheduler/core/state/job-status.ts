@@ -76,6 +76,30 @@ function summaryOf(
   return summary;
 }
 
+const GROUP_COUNTS = ['Queued', 'Complete', 'Failed', 'Running', 'Starting', 'Lost', 'Unknown'] as const;
+
+/**
+ * Whether two summaries of a job hold the same counts (their `ModifyIndex` aside): field by field,
+ * without serialising them (a job of thousands of groups is refreshed on every write that touches it).
+ */
+function sameSummary(a: JobSummary, b: JobSummary): boolean {
+  if (a.JobID !== b.JobID || a.Namespace !== b.Namespace || a.CreateIndex !== b.CreateIndex) return false;
+  if (
+    a.Children.Pending !== b.Children.Pending ||
+    a.Children.Running !== b.Children.Running ||
+    a.Children.Dead !== b.Children.Dead
+  )
+    return false;
+  const groups = Object.keys(b.Summary);
+  if (Object.keys(a.Summary).length !== groups.length) return false;
+  for (const g of groups) {
+    const x = Object.hasOwn(a.Summary, g) ? a.Summary[g] : undefined;
+    const y = b.Summary[g];
+    if (x === undefined || y === undefined || GROUP_COUNTS.some((k) => x[k] !== y[k])) return false;
+  }
+  return true;
+}
+
 /**
  * Brings a job's derived state up to date inside a write: its status (stored on the job and its
  * current version, with a JobRegistered event when it changes) and its summary; then its parent's.
@@ -93,8 +117,7 @@ function refreshJob(tx: Txn, namespace: string, id: string): void {
   }
   const summary = summaryOf(tx, job, allocs, evals);
   const prev = tx.get('summaries', jobKey(namespace, id));
-  const same =
-    prev && JSON.stringify({ ...prev, ModifyIndex: 0 }) === JSON.stringify({ ...summary, ModifyIndex: 0 });
+  const same = prev !== undefined && sameSummary(prev, summary);
   if (!same) tx.put('summaries', summary);
   if (job.ParentID !== '' && (!same || status !== job.Status)) refreshJob(tx, namespace, job.ParentID);
 }
