@@ -61,7 +61,13 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
     if (list) list.push(a);
     else byGroup.set(a.TaskGroup, [a]);
   }
-  for (const g of job.TaskGroups) reconcileGroup(run, g, byGroup.get(g.Name) ?? []);
+  for (const g of job.TaskGroups) {
+    if (run.placesLeft <= 0) {
+      plan.more = true; // the next slice of the job is a follow-up evaluation's
+      break;
+    }
+    reconcileGroup(run, g, byGroup.get(g.Name) ?? []);
+  }
   const dep = run.deployment;
   plan.deployment = dep;
   if (dep && !plan.deploymentCreated && JSON.stringify(dep) === JSON.stringify(run.storedDeployment))

@@ -2,7 +2,8 @@ import { AllocClientStatus, EvalStatus, JobStatus } from '@sked/model';
 import { clientTerminal, isParent } from '../internal/status.js';
 import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
 import { jobKey, versionKey } from './keys.js';
-import type { Deriver, Txn } from './store.js';
+import type { Change, Deriver, Txn } from './store.js';
+import { refreshByDelta } from './summary-delta.js';
 
 const noAllocs = (): TaskGroupSummary => ({
   Queued: 0,
@@ -137,10 +138,27 @@ export const deriveJobStatus: Deriver = (tx, changes) => {
     note(job.Namespace, job.ID);
     if (c.after === undefined) note(job.Namespace, job.ParentID);
   }
-  for (const table of ['allocs', 'evals'] as const)
-    for (const c of changes.get(table)?.values() ?? []) {
-      const item = (c.after ?? c.before) as Allocation | Evaluation;
-      note(item.Namespace, item.JobID);
-    }
-  for (const { namespace, id } of jobs.values()) refreshJob(tx, namespace, id);
+  // jobs whose own record or evaluations changed are recomputed; those with only allocation
+  // changes are moved by those changes (state/summary-delta.ts)
+  const full = new Set(jobs.keys());
+  const allocChanges = new Map<string, { namespace: string; id: string; changes: Change[] }>();
+  for (const c of changes.get('evals')?.values() ?? []) {
+    const e = (c.after ?? c.before) as Evaluation;
+    note(e.Namespace, e.JobID);
+    if (e.JobID !== '') full.add(jobKey(e.Namespace, e.JobID));
+  }
+  for (const c of changes.get('allocs')?.values() ?? []) {
+    const a = (c.after ?? c.before) as Allocation;
+    note(a.Namespace, a.JobID);
+    const key = jobKey(a.Namespace, a.JobID);
+    let entry = allocChanges.get(key);
+    if (!entry) allocChanges.set(key, (entry = { namespace: a.Namespace, id: a.JobID, changes: [] }));
+    entry.changes.push(c);
+  }
+  const parent = (namespace: string, id: string): void => refreshJob(tx, namespace, id);
+  for (const [key, { namespace, id }] of jobs) {
+    const delta = full.has(key) ? undefined : allocChanges.get(key);
+    if (delta && refreshByDelta(tx, namespace, id, delta.changes, parent)) continue;
+    refreshJob(tx, namespace, id);
+  }
 };
