@@ -75,7 +75,7 @@ describe('parseHcl', () => {
 describe('hclNesting', () => {
   it('counts nesting outside strings and comments, interpolations included', () => {
     expect(hclNesting('a = "((((("\n# {{{{\nb = [1]\n').depth).toBe(1);
-    expect(hclNesting('job "x" {\n  a = "${var.x}"\n}\n')).toEqual({ depth: 2, line: 2 });
+    expect(hclNesting('job "x" {\n  a = "${var.x}"\n}\n')).toEqual({ depth: 3, line: 2 });
   });
 
   test.prop([fc.string({ maxLength: 300 })])('never throws and never reports a negative depth', (text) => {

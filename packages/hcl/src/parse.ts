@@ -1,26 +1,10 @@
 /**
  * HCL2 text to the JSON form of the reference HCL library (`@cdktf/hcl2json`, compiled to
- * WebAssembly): blocks become arrays of objects, expressions `${...}` strings. The parser is loaded
- * on the first call only, and loaded afresh after its runtime failed.
+ * WebAssembly): blocks become arrays of objects, expressions `${...}` strings. The parser runs in a
+ * worker thread started on the first call, and terminated (all its memory freed) after it failed.
  */
-import { createRequire } from 'node:module';
-
 import { hclNesting, MAX_HCL_NESTING } from './nesting.js';
-
-type HclParse = (name: string, text: string) => Promise<unknown>;
-const require = createRequire(import.meta.url);
-let hclParse: HclParse | undefined;
-
-/** Loads (or reloads, after the WebAssembly runtime died) the HCL parser. */
-function parser(fresh = false): HclParse {
-  if (fresh || hclParse === undefined) {
-    if (fresh)
-      for (const key of Object.keys(require.cache))
-        if (key.includes('@cdktf/hcl2json')) delete require.cache[key];
-    hclParse = (require('@cdktf/hcl2json') as { parse: HclParse }).parse;
-  }
-  return hclParse;
-}
+import { parseInWorker } from './parser-host.js';
 
 /** Why {@link parseHcl} refused a text. */
 export type HclErrorKind =
@@ -28,7 +12,7 @@ export type HclErrorKind =
   | 'syntax'
   /** Nested deeper than {@link MAX_HCL_NESTING}: `line` is where, `message` says it. */
   | 'nesting'
-  /** The parser itself failed (not the text's fault): the next call loads it afresh. */
+  /** The parser itself failed (not the text's fault): its worker was terminated, the next call starts another. */
   | 'parser';
 
 /** A text {@link parseHcl} could not turn into JSON; `message` is a sentence without the caller's prefix. */
@@ -65,19 +49,21 @@ export async function parseHcl(name: string, text: string): Promise<Record<strin
       `line ${nesting.line} is nested ${nesting.depth} levels deep; at most ${MAX_HCL_NESTING} are accepted.`,
       nesting.line,
     );
-  let result: unknown;
-  try {
-    result = await parser()(name, text);
-  } catch (error) {
-    const raw = error instanceof Error ? error.message : String(error);
-    if (!raw.startsWith('parse config:')) {
-      parser(true);
-      throw new HclError('parser', `The HCL parser failed: ${raw}`, undefined, { cause: error });
-    }
+  return parseUnguarded(name, text);
+}
+
+/** {@link parseHcl} without the nesting guard (internal: tests make the parser fail with it). */
+export async function parseUnguarded(name: string, text: string): Promise<Record<string, unknown>> {
+  const outcome = await parseInWorker(name, text);
+  if (!outcome.ok) {
+    const raw = outcome.message;
+    if (outcome.fatal || !raw.startsWith('parse config:'))
+      throw new HclError('parser', `The HCL parser failed: ${raw}`);
     const diagnostic = raw.replace(/^parse config: \[/, '').replace(/\]$/, '');
     const line = new RegExp(`^${escape(name)}:(\\d+),`).exec(diagnostic)?.[1];
-    throw new HclError('syntax', diagnostic, line === undefined ? undefined : Number(line), { cause: error });
+    throw new HclError('syntax', diagnostic, line === undefined ? undefined : Number(line));
   }
+  const result = outcome.value;
   return typeof result === 'object' && result !== null && !Array.isArray(result)
     ? (result as Record<string, unknown>)
     : {};

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import Type, { type Static } from 'typebox';
+import { SafeInteger } from './internal/schema.js';
 
 /**
  * Response of `POST /v1/allocation/:alloc_id/stop`.
@@ -14,7 +15,7 @@ export const AllocStopResponse = Type.Object({
   /** ID of the evaluation created to replace the allocation. */
   EvalID: Type.String(),
   /** Raft index of the write. */
-  Index: Type.Integer({ minimum: 0 }),
+  Index: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link AllocStopResponse} schema. */
 export type AllocStopResponse = Static<typeof AllocStopResponse>;

@@ -6,7 +6,14 @@
 import Type, { type Static } from 'typebox';
 
 import { AllocationMetric } from './evaluation.js';
-import { Nanoseconds, Nullable, NullableArray, StringMap } from './internal/schema.js';
+import {
+  Nanoseconds,
+  Nullable,
+  NullableArray,
+  StringMap,
+  SafeInteger,
+  UnixNanos,
+} from './internal/schema.js';
 import { Job } from './job.js';
 import { NetworkResource } from './network.js';
 
@@ -121,7 +128,7 @@ export const TaskEvent = Type.Object({
   /** Kind of event; see {@link TaskEventType}. */
   Type: Type.Enum(TaskEventType),
   /** When the event happened, in Unix nanoseconds. */
-  Time: Type.Integer(),
+  Time: UnixNanos(),
   /** Whether this event failed the task. */
   FailsTask: Type.Boolean(),
   /** Why the task restarts (`Restarting`, `Restart Signaled`). */
@@ -151,15 +158,15 @@ export const TaskEvent = Type.Object({
   /** Message of the driver (`Driver`). */
   DriverMessage: Type.String(),
   /** Exit code of the task (`Terminated`); 0 otherwise. */
-  ExitCode: Type.Integer(),
+  ExitCode: SafeInteger(),
   /** Signal number that ended the task (`Terminated`); 0 when none. */
-  Signal: Type.Integer(),
+  Signal: SafeInteger(),
   /** Kill timeout used, in nanoseconds (`Killing`). */
   KillTimeout: Nanoseconds(),
   /** Wait before the restart, in nanoseconds (`Restarting`). */
   StartDelay: Nanoseconds(),
   /** Disk limit exceeded, in bytes; 0 when not applicable. */
-  DiskLimit: Type.Integer({ minimum: 0 }),
+  DiskLimit: SafeInteger({ minimum: 0 }),
   /** One-line human-readable text of the event (built from the fields above). Absent = build it from them. */
   DisplayMessage: Type.Optional(Type.String()),
   /** The event's fields as strings, for display. Absent or `null` when not provided. */
@@ -231,7 +238,7 @@ export const TaskState = Type.Object({
   /** Whether the task failed. */
   Failed: Type.Boolean(),
   /** Number of restarts. */
-  Restarts: Type.Integer({ minimum: 0 }),
+  Restarts: SafeInteger({ minimum: 0 }),
   /** Time of the last restart, ISO 8601; `null` when the task never restarted. */
   LastRestart: Nullable(Type.String()),
   /** Time the task was last started, ISO 8601 (changes with restarts); `null` when it never started. */
@@ -255,7 +262,7 @@ export const RescheduleEvent = Type.Object({
   /** ID of the node it ran on. */
   PrevNodeID: Type.String(),
   /** When it was rescheduled, in Unix nanoseconds. */
-  RescheduleTime: Type.Integer(),
+  RescheduleTime: UnixNanos(),
   /** Delay applied before the reschedule, in nanoseconds. */
   Delay: Nanoseconds(),
 });
@@ -281,11 +288,11 @@ export type RescheduleTracker = Static<typeof RescheduleTracker>;
  */
 export const AllocResources = Type.Object({
   /** CPU in MHz. */
-  CPU: Type.Integer({ minimum: 0 }),
+  CPU: SafeInteger({ minimum: 0 }),
   /** Memory in megabytes. */
-  MemoryMB: Type.Integer({ minimum: 0 }),
+  MemoryMB: SafeInteger({ minimum: 0 }),
   /** Disk in megabytes. */
-  DiskMB: Type.Integer({ minimum: 0 }),
+  DiskMB: SafeInteger({ minimum: 0 }),
   /** Networks assigned (with their ports); `null` when none. */
   Networks: NullableArray(NetworkResource),
 });
@@ -305,7 +312,7 @@ export const AllocDeploymentStatus = Type.Object({
   /** Whether the allocation is a canary. */
   Canary: Type.Boolean(),
   /** Raft index of the last change of this status. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link AllocDeploymentStatus} schema. */
 export type AllocDeploymentStatus = Static<typeof AllocDeploymentStatus>;
@@ -370,15 +377,15 @@ export const Allocation = Type.Object({
   /** ID of the evaluation that will reschedule it later; `""` when none. */
   FollowupEvalID: Type.String(),
   /** Raft index at which it was created. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change (client or server). */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change by the server (desired status). */
-  AllocModifyIndex: Type.Integer({ minimum: 0 }),
+  AllocModifyIndex: SafeInteger({ minimum: 0 }),
   /** Creation time, in Unix nanoseconds. */
-  CreateTime: Type.Integer(),
+  CreateTime: UnixNanos(),
   /** Time of the last change, in Unix nanoseconds. */
-  ModifyTime: Type.Integer(),
+  ModifyTime: UnixNanos(),
 });
 /** A value matching the {@link Allocation} schema. */
 export type Allocation = Static<typeof Allocation>;

@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { NullableArray, optionalProperties } from './internal/schema.js';
+import { NullableArray, optionalProperties, SafeInteger } from './internal/schema.js';
 
 /**
  * Every constraint `Operand` the scheduling service evaluates: comparisons (`=`, `==` and `is` are the
@@ -90,7 +90,7 @@ const AffinityProperties = {
    * How strongly matching nodes are preferred, from -100 (avoid) to 100 (prefer); 0 is not allowed by
    * the service's own validation but is accepted here. Canonicalization turns an absent weight into 50.
    */
-  Weight: Type.Integer({ minimum: -100, maximum: 100 }),
+  Weight: SafeInteger({ minimum: -100, maximum: 100 }),
 };
 
 /**
@@ -115,7 +115,7 @@ const SpreadTargetProperties = {
   /** Attribute value this target applies to, for example `dc1`. */
   Value: Type.String(),
   /** Share of the allocations wanted on nodes with this value, in percent (0-100). */
-  Percent: Type.Integer({ minimum: 0, maximum: 100 }),
+  Percent: SafeInteger({ minimum: 0, maximum: 100 }),
 };
 
 /**
@@ -145,7 +145,7 @@ export const Spread = Type.Object({
   /** Node attribute to spread over, for example `${node.datacenter}`. */
   Attribute: Type.String(),
   /** Relative importance of this spread, 0-100. Canonicalization turns an absent weight into 50. */
-  Weight: Type.Integer({ minimum: 0, maximum: 100 }),
+  Weight: SafeInteger({ minimum: 0, maximum: 100 }),
   /** Wanted distribution per value; `null` means an even spread over every value seen. */
   SpreadTarget: NullableArray(SpreadTarget),
 });
@@ -161,7 +161,7 @@ export const SpreadInput = Type.Object({
   /** See {@link Spread}. */
   Attribute: Type.Optional(Type.String()),
   /** See {@link Spread}. */
-  Weight: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  Weight: Type.Optional(SafeInteger({ minimum: 0, maximum: 100 })),
   /** See {@link Spread}; absent or `null` means an even spread. */
   SpreadTarget: Type.Optional(NullableArray(SpreadTargetInput)),
 });

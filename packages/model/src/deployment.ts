@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { Nanoseconds, Nullable, NullableArray } from './internal/schema.js';
+import { Nanoseconds, Nullable, NullableArray, SafeInteger } from './internal/schema.js';
 
 /**
  * Deployment statuses.
@@ -46,15 +46,15 @@ export const DeploymentState = Type.Object({
   /** Whether a failure reverts the job to its last stable version. */
   AutoRevert: Type.Boolean(),
   /** Canaries wanted. */
-  DesiredCanaries: Type.Integer({ minimum: 0 }),
+  DesiredCanaries: SafeInteger({ minimum: 0 }),
   /** Allocations of the new version wanted in total. */
-  DesiredTotal: Type.Integer({ minimum: 0 }),
+  DesiredTotal: SafeInteger({ minimum: 0 }),
   /** Allocations of the new version that are healthy. */
-  HealthyAllocs: Type.Integer({ minimum: 0 }),
+  HealthyAllocs: SafeInteger({ minimum: 0 }),
   /** Allocations of the new version that are unhealthy. */
-  UnhealthyAllocs: Type.Integer({ minimum: 0 }),
+  UnhealthyAllocs: SafeInteger({ minimum: 0 }),
   /** Allocations of the new version placed. */
-  PlacedAllocs: Type.Integer({ minimum: 0 }),
+  PlacedAllocs: SafeInteger({ minimum: 0 }),
   /** IDs of the canary allocations placed; `null` when none. */
   PlacedCanaries: NullableArray(Type.String()),
   /** Deadline for progress, in nanoseconds (0 = none). */
@@ -80,15 +80,15 @@ export const Deployment = Type.Object({
   /** ID of the job. */
   JobID: Type.String(),
   /** Job version being deployed. */
-  JobVersion: Type.Integer({ minimum: 0 }),
+  JobVersion: SafeInteger({ minimum: 0 }),
   /** `CreateIndex` of the job. */
-  JobCreateIndex: Type.Integer({ minimum: 0 }),
+  JobCreateIndex: SafeInteger({ minimum: 0 }),
   /** `ModifyIndex` of the job when the deployment was created. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
   /** `JobModifyIndex` of the job specification being deployed. */
-  JobSpecModifyIndex: Type.Integer({ minimum: 0 }),
+  JobSpecModifyIndex: SafeInteger({ minimum: 0 }),
   /** Priority of the evaluations the deployment creates. */
-  EvalPriority: Type.Integer({ minimum: 0 }),
+  EvalPriority: SafeInteger({ minimum: 0 }),
   /** Whether the deployment is part of a multi-region deployment. */
   IsMultiregion: Type.Boolean(),
   /** Status; see {@link DeploymentStatus}. */
@@ -98,9 +98,9 @@ export const Deployment = Type.Object({
   /** State per task group name. */
   TaskGroups: Type.Record(Type.String(), DeploymentState),
   /** Raft index at which the deployment was created. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link Deployment} schema. */
 export type Deployment = Static<typeof Deployment>;

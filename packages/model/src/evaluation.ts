@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { Nanoseconds, Nullable } from './internal/schema.js';
+import { Nanoseconds, Nullable, SafeInteger, UnixNanos } from './internal/schema.js';
 
 /**
  * Evaluation statuses.
@@ -67,7 +67,7 @@ export const EvalTriggeredBy = {
 /** One of the values of {@link EvalTriggeredBy}. */
 export type EvalTriggeredBy = (typeof EvalTriggeredBy)[keyof typeof EvalTriggeredBy];
 
-const CountMap = Nullable(Type.Record(Type.String(), Type.Integer({ minimum: 0 })));
+const CountMap = Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 })));
 
 /**
  * Metrics of a placement attempt: how many nodes were looked at and why they were filtered out.
@@ -77,11 +77,11 @@ const CountMap = Nullable(Type.Record(Type.String(), Type.Integer({ minimum: 0 }
  */
 export const AllocationMetric = Type.Object({
   /** Nodes evaluated for placement. */
-  NodesEvaluated: Type.Integer({ minimum: 0 }),
+  NodesEvaluated: SafeInteger({ minimum: 0 }),
   /** Nodes filtered out by constraints. */
-  NodesFiltered: Type.Integer({ minimum: 0 }),
+  NodesFiltered: SafeInteger({ minimum: 0 }),
   /** Nodes in the job's node pool. */
-  NodesInPool: Type.Integer({ minimum: 0 }),
+  NodesInPool: SafeInteger({ minimum: 0 }),
   /** Nodes available per datacenter; `null` when not computed. */
   NodesAvailable: CountMap,
   /** Nodes filtered per node class; `null` when none. */
@@ -89,7 +89,7 @@ export const AllocationMetric = Type.Object({
   /** Nodes filtered per constraint (the constraint's text); `null` when none. */
   ConstraintFiltered: CountMap,
   /** Nodes that did not have enough resources. */
-  NodesExhausted: Type.Integer({ minimum: 0 }),
+  NodesExhausted: SafeInteger({ minimum: 0 }),
   /** Exhausted nodes per node class; `null` when none. */
   ClassExhausted: CountMap,
   /** Exhausted nodes per resource dimension (`memory`, `cpu`, ...); `null` when none. */
@@ -99,7 +99,7 @@ export const AllocationMetric = Type.Object({
   /** Time the placement took, in nanoseconds. */
   AllocationTime: Nanoseconds(),
   /** Further identical failures folded into this one. */
-  CoalescedFailures: Type.Integer({ minimum: 0 }),
+  CoalescedFailures: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link AllocationMetric} schema. */
 export type AllocationMetric = Static<typeof AllocationMetric>;
@@ -115,7 +115,7 @@ export const Evaluation = Type.Object({
   /** Namespace of the job. */
   Namespace: Type.String(),
   /** Priority of the evaluation (the job's priority unless overridden). */
-  Priority: Type.Integer({ minimum: 0 }),
+  Priority: SafeInteger({ minimum: 0 }),
   /** Scheduler type that processes it: the job's type (`service`, `batch`, `sysbatch`) or `_core`. */
   Type: Type.String(),
   /** Why the evaluation was created; see {@link EvalTriggeredBy}. */
@@ -123,11 +123,11 @@ export const Evaluation = Type.Object({
   /** ID of the job evaluated. */
   JobID: Type.String(),
   /** `JobModifyIndex` of the job when the evaluation was created. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
   /** ID of the node that triggered the evaluation; `""` when not node-triggered. */
   NodeID: Type.String(),
   /** `ModifyIndex` of that node; 0 when not node-triggered. */
-  NodeModifyIndex: Type.Integer({ minimum: 0 }),
+  NodeModifyIndex: SafeInteger({ minimum: 0 }),
   /** ID of the deployment the evaluation belongs to; `""` when none. */
   DeploymentID: Type.String(),
   /** Status; see {@link EvalStatus}. */
@@ -151,17 +151,17 @@ export const Evaluation = Type.Object({
   /** Whether the scheduler annotated its plan (set for plan dry runs). */
   AnnotatePlan: Type.Boolean(),
   /** Allocations still to place per task group; `null` when none. */
-  QueuedAllocations: Nullable(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))),
+  QueuedAllocations: Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 }))),
   /** Raft index of the state snapshot the scheduler used. */
-  SnapshotIndex: Type.Integer({ minimum: 0 }),
+  SnapshotIndex: SafeInteger({ minimum: 0 }),
   /** Raft index at which the evaluation was created. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
   /** Creation time, in Unix nanoseconds. */
-  CreateTime: Type.Integer(),
+  CreateTime: UnixNanos(),
   /** Time of the last change, in Unix nanoseconds. */
-  ModifyTime: Type.Integer(),
+  ModifyTime: UnixNanos(),
 });
 /** A value matching the {@link Evaluation} schema. */
 export type Evaluation = Static<typeof Evaluation>;

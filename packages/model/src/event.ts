@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { NullableArray } from './internal/schema.js';
+import { NullableArray, SafeInteger } from './internal/schema.js';
 
 /**
  * Topics of the event stream. `*` subscribes to every topic.
@@ -125,7 +125,7 @@ export const Event = Type.Object({
   /** Further keys a subscription's filter key is matched against (for example the job ID of an allocation); `null` when none. */
   FilterKeys: NullableArray(Type.String()),
   /** Raft index of the change that produced the event. */
-  Index: Type.Integer({ minimum: 0 }),
+  Index: SafeInteger({ minimum: 0 }),
   /** The object, wrapped in a key named after the topic (free-form here; see the remarks and `EventPayload`). */
   Payload: Type.Record(Type.String(), Type.Unknown()),
 });
@@ -141,7 +141,7 @@ export type Event = Static<typeof Event>;
  */
 export const EventEnvelope = Type.Object({
   /** Index of the message (the highest index of its events). Absent in a `{}` heartbeat. */
-  Index: Type.Optional(Type.Integer({ minimum: 0 })),
+  Index: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Events of the message. Empty or absent for a heartbeat. */
   Events: Type.Optional(Type.Array(Event)),
 });

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import Type, { type Static } from 'typebox';
+import { SafeInteger } from './internal/schema.js';
 
 const Base64 = Type.String({ pattern: '^[A-Za-z0-9+/]*={0,2}$', 'x-expected': 'base64-encoded bytes' });
 
@@ -39,9 +40,9 @@ export const ExecClientFrame = Type.Object({
   tty_size: Type.Optional(
     Type.Object({
       /** Rows. */
-      height: Type.Integer({ minimum: 0, maximum: 65535 }),
+      height: SafeInteger({ minimum: 0, maximum: 65535 }),
       /** Columns. */
-      width: Type.Integer({ minimum: 0, maximum: 65535 }),
+      width: SafeInteger({ minimum: 0, maximum: 65535 }),
     }),
   ),
 });
@@ -65,7 +66,7 @@ export const ExecServerFrame = Type.Object({
   result: Type.Optional(
     Type.Object({
       /** Exit code of the process. */
-      exit_code: Type.Integer(),
+      exit_code: SafeInteger(),
     }),
   ),
 });

@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { Nullable, NullableArray } from './internal/schema.js';
+import { Nullable, NullableArray, SafeInteger } from './internal/schema.js';
 
 /**
  * Kinds of change in a diff.
@@ -108,7 +108,7 @@ export const TaskGroupDiff = Type.Object({
   /** Changed tasks; `null` when none. */
   Tasks: NullableArray(TaskDiff),
   /** Scheduler updates planned per kind (`create`, `destroy`, `in-place update`, ...); `null` when not planned. */
-  Updates: Nullable(Type.Record(Type.String(), Type.Integer({ minimum: 0 }))),
+  Updates: Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 }))),
 });
 /** A value matching the {@link TaskGroupDiff} schema. */
 export type TaskGroupDiff = Static<typeof TaskGroupDiff>;

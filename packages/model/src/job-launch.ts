@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import Type, { type Static } from 'typebox';
-import { Nullable, NullableArray, StringMap, optionalProperties } from './internal/schema.js';
+import { Nullable, NullableArray, StringMap, optionalProperties, SafeInteger } from './internal/schema.js';
 
 const PeriodicProperties = {
   /** Whether new instances are launched. Canonicalization default: `true`. */
@@ -67,7 +67,7 @@ export type ParameterizedJobInput = Static<typeof ParameterizedJobInput>;
 
 const MultiregionStrategyProperties = {
   /** Regions updated at the same time; 0 = all at once. */
-  MaxParallel: Type.Integer({ minimum: 0 }),
+  MaxParallel: SafeInteger({ minimum: 0 }),
   /** What a failed region does to the others: `""` (nothing), `fail_all` or `fail_local`. */
   OnFailure: Type.String(),
 };
@@ -76,7 +76,7 @@ const MultiregionRegionProperties = {
   /** Region name. */
   Name: Type.String(),
   /** Group count override for this region; 0 = the job's counts. */
-  Count: Type.Integer({ minimum: 0 }),
+  Count: SafeInteger({ minimum: 0 }),
   /** Datacenters used in this region; `null` = the job's. */
   Datacenters: NullableArray(Type.String()),
   /** Meta merged into the job in this region; `null` when none. */

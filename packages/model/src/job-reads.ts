@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 import Type, { type Static } from 'typebox';
-import { Nullable, StringMap, optionalProperties } from './internal/schema.js';
+import { Nullable, StringMap, optionalProperties, SafeInteger, UnixNanos } from './internal/schema.js';
 import { Multiregion } from './job-launch.js';
 import { JobStatusSchema, JobTypeSchema } from './job-types.js';
 
@@ -16,19 +16,19 @@ import { JobStatusSchema, JobTypeSchema } from './job-types.js';
  */
 export const TaskGroupSummary = Type.Object({
   /** Allocations wanted but not yet placed. */
-  Queued: Type.Integer({ minimum: 0 }),
+  Queued: SafeInteger({ minimum: 0 }),
   /** Allocations that finished successfully. */
-  Complete: Type.Integer({ minimum: 0 }),
+  Complete: SafeInteger({ minimum: 0 }),
   /** Allocations that failed. */
-  Failed: Type.Integer({ minimum: 0 }),
+  Failed: SafeInteger({ minimum: 0 }),
   /** Allocations running. */
-  Running: Type.Integer({ minimum: 0 }),
+  Running: SafeInteger({ minimum: 0 }),
   /** Allocations placed but not yet running. */
-  Starting: Type.Integer({ minimum: 0 }),
+  Starting: SafeInteger({ minimum: 0 }),
   /** Allocations lost with their node. */
-  Lost: Type.Integer({ minimum: 0 }),
+  Lost: SafeInteger({ minimum: 0 }),
   /** Allocations on a disconnected node whose state is unknown. Absent = 0. */
-  Unknown: Type.Optional(Type.Integer({ minimum: 0 })),
+  Unknown: Type.Optional(SafeInteger({ minimum: 0 })),
 });
 /** A value matching the {@link TaskGroupSummary} schema. */
 export type TaskGroupSummary = Static<typeof TaskGroupSummary>;
@@ -40,11 +40,11 @@ export type TaskGroupSummary = Static<typeof TaskGroupSummary>;
  */
 export const JobChildrenSummary = Type.Object({
   /** Children pending. */
-  Pending: Type.Integer({ minimum: 0 }),
+  Pending: SafeInteger({ minimum: 0 }),
   /** Children running. */
-  Running: Type.Integer({ minimum: 0 }),
+  Running: SafeInteger({ minimum: 0 }),
   /** Children dead. */
-  Dead: Type.Integer({ minimum: 0 }),
+  Dead: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link JobChildrenSummary} schema. */
 export type JobChildrenSummary = Static<typeof JobChildrenSummary>;
@@ -64,9 +64,9 @@ export const JobSummary = Type.Object({
   /** Child-job counts (all zero for jobs without children). */
   Children: JobChildrenSummary,
   /** Raft index at which the summary was created. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change of the summary. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link JobSummary} schema. */
 export type JobSummary = Static<typeof JobSummary>;
@@ -88,7 +88,7 @@ export const JobListStub = Type.Object({
   /** Job type. */
   Type: JobTypeSchema,
   /** Priority (1-100). */
-  Priority: Type.Integer(),
+  Priority: SafeInteger(),
   /** Status. */
   Status: JobStatusSchema,
   /** Explanation of the status; `""` when none. */
@@ -104,15 +104,15 @@ export const JobListStub = Type.Object({
   /** Whether the job is stopped. */
   Stop: Type.Boolean(),
   /** Time of the last submission, in Unix nanoseconds. */
-  SubmitTime: Type.Integer(),
+  SubmitTime: UnixNanos(),
   /** Allocation summary of the job. */
   JobSummary: JobSummary,
   /** Raft index at which the job was created. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change of the job object. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change of the specification. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
   /** Job metadata; present only when the list was requested with `meta=true` (`null` when the job has none). */
   Meta: Type.Optional(Nullable(StringMap)),
 });
@@ -139,7 +139,7 @@ const JobSubmissionProperties = {
   /** Language of `Source`: `hcl2`, `hcl1` or `json`. */
   Format: Type.Enum(JobSubmissionFormat),
   /** `JobModifyIndex` of the job version this source belongs to. */
-  JobIndex: Type.Integer({ minimum: 0 }),
+  JobIndex: SafeInteger({ minimum: 0 }),
   /** ID of the job the file belongs to. */
   JobID: Type.String(),
   /** Namespace of the job. */
@@ -151,7 +151,7 @@ const JobSubmissionProperties = {
   /** Content of the variables form (web interface); `""` when none. */
   Variables: Type.String(),
   /** Job version this source belongs to. */
-  Version: Type.Integer({ minimum: 0 }),
+  Version: SafeInteger({ minimum: 0 }),
 };
 
 /**

@@ -6,7 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { Evaluation, AllocationMetric } from './evaluation.js';
-import { Nullable, NullableArray, StringMap } from './internal/schema.js';
+import { Nullable, NullableArray, StringMap, SafeInteger } from './internal/schema.js';
 import { JobDiff } from './job-diff.js';
 import { Job, JobInput } from './job.js';
 import { JobSubmissionInput } from './job-reads.js';
@@ -36,9 +36,9 @@ export const JobRegisterRequest = Type.Object({
   /** Register only if `JobModifyIndex` matches the current job's (0 = only if the job is new). Default `false`. */
   EnforceIndex: Type.Optional(Type.Boolean()),
   /** Priority of the resulting evaluation; 0 (default) = the job's priority. */
-  EvalPriority: Type.Optional(Type.Integer({ minimum: 0, maximum: 100 })),
+  EvalPriority: Type.Optional(SafeInteger({ minimum: 0, maximum: 100 })),
   /** Index checked when `EnforceIndex` is set. Default 0. */
-  JobModifyIndex: Type.Optional(Type.Integer({ minimum: 0 })),
+  JobModifyIndex: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Override soft-mandatory policies. Default `false`. */
   PolicyOverride: Type.Optional(Type.Boolean()),
   /** Keep the current group counts instead of the submitted ones (create only). Default `false`. */
@@ -56,15 +56,15 @@ export const JobRegisterResponse = Type.Object({
   /** ID of the evaluation created; `""` when none was (for example a periodic or parameterized job). */
   EvalID: Type.String(),
   /** Raft index of the evaluation's creation; 0 when none. */
-  EvalCreateIndex: Type.Integer({ minimum: 0 }),
+  EvalCreateIndex: SafeInteger({ minimum: 0 }),
   /** `JobModifyIndex` of the registered job. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
   /** Warnings about the job, one per line; `""` when none. */
   Warnings: Type.String(),
   /** Raft index of the write. */
-  Index: Type.Integer({ minimum: 0 }),
+  Index: SafeInteger({ minimum: 0 }),
   /** Milliseconds since the server last heard from the leader (0 on the leader). */
-  LastContact: Type.Integer({ minimum: 0 }),
+  LastContact: SafeInteger({ minimum: 0 }),
   /** Whether a leader is known. */
   KnownLeader: Type.Boolean(),
 });
@@ -80,9 +80,9 @@ export const JobEvalResponse = Type.Object({
   /** ID of the evaluation created; `""` when none was. */
   EvalID: Type.String(),
   /** Raft index of the evaluation's creation; 0 when none. */
-  EvalCreateIndex: Type.Integer({ minimum: 0 }),
+  EvalCreateIndex: SafeInteger({ minimum: 0 }),
   /** `JobModifyIndex` of the job after the operation. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link JobEvalResponse} schema. */
 export type JobEvalResponse = Static<typeof JobEvalResponse>;
@@ -145,11 +145,11 @@ export type JobDispatchRequest = Static<typeof JobDispatchRequest>;
  */
 export const JobDispatchResponse = Type.Object({
   /** Raft index of the write. */
-  Index: Type.Integer({ minimum: 0 }),
+  Index: SafeInteger({ minimum: 0 }),
   /** `CreateIndex` of the dispatched job. */
-  JobCreateIndex: Type.Integer({ minimum: 0 }),
+  JobCreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the evaluation's creation; 0 when none. */
-  EvalCreateIndex: Type.Integer({ minimum: 0 }),
+  EvalCreateIndex: SafeInteger({ minimum: 0 }),
   /** ID of the evaluation created; `""` when none. */
   EvalID: Type.String(),
   /** ID of the dispatched child job, `<parent>/dispatch-<unix seconds>-<8 hex>`. */
@@ -167,9 +167,9 @@ export const JobRevertRequest = Type.Object({
   /** ID of the job. Required. */
   JobID: Type.String({ minLength: 1 }),
   /** Version to revert to. Default 0. */
-  JobVersion: Type.Optional(Type.Integer({ minimum: 0 })),
+  JobVersion: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Current version expected (check-and-set); absent or `null` = no check. */
-  EnforcePriorVersion: Type.Optional(Nullable(Type.Integer({ minimum: 0 }))),
+  EnforcePriorVersion: Type.Optional(Nullable(SafeInteger({ minimum: 0 }))),
   /** Token of the mesh service for service-identity checks. Default `""`. */
   MeshToken: Type.Optional(Type.String()),
   /** Token of the secrets service for policy checks. Default `""`. */
@@ -187,7 +187,7 @@ export const JobStabilityRequest = Type.Object({
   /** ID of the job. Required. */
   JobID: Type.String({ minLength: 1 }),
   /** Version to mark. Default 0. */
-  JobVersion: Type.Optional(Type.Integer({ minimum: 0 })),
+  JobVersion: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Whether the version is stable. Default `false`. */
   Stable: Type.Optional(Type.Boolean()),
 });
@@ -201,7 +201,7 @@ export type JobStabilityRequest = Static<typeof JobStabilityRequest>;
  */
 export const JobStabilityResponse = Type.Object({
   /** `JobModifyIndex` of the job after the change. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link JobStabilityResponse} schema. */
 export type JobStabilityResponse = Static<typeof JobStabilityResponse>;
@@ -250,19 +250,19 @@ export type JobPlanRequest = Static<typeof JobPlanRequest>;
  */
 export const DesiredUpdates = Type.Object({
   /** Allocations replaced (create/destroy). */
-  DestructiveUpdate: Type.Integer({ minimum: 0 }),
+  DestructiveUpdate: SafeInteger({ minimum: 0 }),
   /** Allocations updated in place. */
-  InPlaceUpdate: Type.Integer({ minimum: 0 }),
+  InPlaceUpdate: SafeInteger({ minimum: 0 }),
   /** Allocations stopped. */
-  Stop: Type.Integer({ minimum: 0 }),
+  Stop: SafeInteger({ minimum: 0 }),
   /** Allocations migrated. */
-  Migrate: Type.Integer({ minimum: 0 }),
+  Migrate: SafeInteger({ minimum: 0 }),
   /** Allocations placed. */
-  Place: Type.Integer({ minimum: 0 }),
+  Place: SafeInteger({ minimum: 0 }),
   /** Allocations left as they are. */
-  Ignore: Type.Integer({ minimum: 0 }),
+  Ignore: SafeInteger({ minimum: 0 }),
   /** Canaries placed. Absent = 0. */
-  Canary: Type.Optional(Type.Integer({ minimum: 0 })),
+  Canary: Type.Optional(SafeInteger({ minimum: 0 })),
 });
 /** A value matching the {@link DesiredUpdates} schema. */
 export type DesiredUpdates = Static<typeof DesiredUpdates>;
@@ -274,7 +274,7 @@ export type DesiredUpdates = Static<typeof DesiredUpdates>;
  */
 export const JobPlanResponse = Type.Object({
   /** Raft index of the state the plan used. */
-  Index: Type.Integer({ minimum: 0 }),
+  Index: SafeInteger({ minimum: 0 }),
   /** Next launch of a periodic job, ISO 8601; `null` when the job is not periodic. */
   NextPeriodicLaunch: Nullable(Type.String()),
   /** Warnings about the job; `""` when none. */
@@ -284,7 +284,7 @@ export const JobPlanResponse = Type.Object({
   /** Evaluations the dry run would create (rolling-update follow-up or blocked evaluation); `null` when none. */
   CreatedEvals: NullableArray(Evaluation),
   /** `JobModifyIndex` of the server-side job (0 when the job is new); use it with `EnforceIndex`. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
   /** Placement failures per task group; `null` when everything could be placed. */
   FailedTGAllocs: Nullable(Type.Record(Type.String(), AllocationMetric)),
   /** What the scheduler would do; `null` when not computed. */
@@ -307,11 +307,11 @@ export const JobVersionsResponse = Type.Object({
   /** Diff of each version against the previous one (requested with `diffs=true`), newest first; `null` otherwise. */
   Diffs: NullableArray(JobDiff),
   /** Raft index of the read. */
-  Index: Type.Integer({ minimum: 0 }),
+  Index: SafeInteger({ minimum: 0 }),
   /** Whether a leader is known. */
   KnownLeader: Type.Boolean(),
   /** Milliseconds since the server last heard from the leader. */
-  LastContact: Type.Integer({ minimum: 0 }),
+  LastContact: SafeInteger({ minimum: 0 }),
   /** Every retained version of the job, newest first. */
   Versions: Type.Array(Job),
 });
@@ -325,7 +325,7 @@ export type JobVersionsResponse = Static<typeof JobVersionsResponse>;
  */
 export const JobPeriodicForceResponse = Type.Object({
   /** Raft index of the evaluation's creation. */
-  EvalCreateIndex: Type.Integer({ minimum: 0 }),
+  EvalCreateIndex: SafeInteger({ minimum: 0 }),
   /** ID of the evaluation created for the launched child job. */
   EvalID: Type.String(),
 });

@@ -5,7 +5,14 @@
  */
 import Type, { type Static } from 'typebox';
 import { Affinity, AffinityInput, Constraint, ConstraintInput, Spread, SpreadInput } from './constraint.js';
-import { Nullable, NullableArray, StringMap, optionalProperties } from './internal/schema.js';
+import {
+  Nullable,
+  NullableArray,
+  StringMap,
+  optionalProperties,
+  SafeInteger,
+  UnixNanos,
+} from './internal/schema.js';
 import {
   MigrateStrategy,
   MigrateStrategyInput,
@@ -44,7 +51,7 @@ const JobScalarProperties = {
   /** Job type: `service`, `batch` or `sysbatch`. Default `service`. */
   Type: JobTypeSchema,
   /** Scheduling priority from 1 (lowest) to 100 (highest). Default 50. */
-  Priority: Type.Integer({ minimum: 1, maximum: 100 }),
+  Priority: SafeInteger({ minimum: 1, maximum: 100 }),
   /** Whether all allocations must be placed at once or none (gang scheduling). Default `false`. */
   AllAtOnce: Type.Boolean(),
   /** Datacenters the job may run in; `*` globs are allowed. Default `["*"]` (every datacenter). */
@@ -62,19 +69,19 @@ const JobScalarProperties = {
   /** Whether this version was marked stable (all allocations became healthy). Default `false`. */
   Stable: Type.Boolean(),
   /** Version number, starting at 0 and incremented on every change of the specification. */
-  Version: Type.Integer({ minimum: 0 }),
+  Version: SafeInteger({ minimum: 0 }),
   /** Time of the last submission, in Unix nanoseconds (0 before the first registration). */
-  SubmitTime: Type.Integer(),
+  SubmitTime: UnixNanos(),
   /** Status: `pending`, `running` or `dead`. */
   Status: JobStatusSchema,
   /** Human-readable explanation of the status; `""` when none. */
   StatusDescription: Type.String(),
   /** Raft index at which the job was created. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change of the job object (including status changes). */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change of the job's specification. */
-  JobModifyIndex: Type.Integer({ minimum: 0 }),
+  JobModifyIndex: SafeInteger({ minimum: 0 }),
   /** Mesh-service token used to register services on submission; never returned (always `""` on reads). */
   MeshToken: Type.String(),
   /** Secrets-service token used to check policies on submission; never returned (always `""` on reads). */

@@ -5,9 +5,10 @@
  * @packageDocumentation
  */
 import Type, { type Static } from 'typebox';
+import { SafeInteger } from './internal/schema.js';
 
 /** An integer number of seconds or a duration string such as `"90s"` or `"1h"`. */
-const SecondsOrDuration = Type.Union([Type.Integer({ minimum: 0 }), Type.String()]);
+const SecondsOrDuration = Type.Union([SafeInteger({ minimum: 0 }), Type.String()]);
 /** A list, or the same list as one comma-delimited string. */
 const ListOrCommaString = Type.Union([Type.Array(Type.String()), Type.String()]);
 /** TLS versions accepted by `tls_min_version` and `tls_max_version`. */
@@ -171,7 +172,7 @@ export const LdapConfigRequest = Type.Object({
   /** Do not add the `default` policy. Default `false`. */
   token_no_default_policy: Type.Optional(Type.Boolean()),
   /** Uses allowed per token; 0 (default) = unlimited. */
-  token_num_uses: Type.Optional(Type.Integer({ minimum: 0 })),
+  token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Period of periodic tokens: seconds or a duration string. Default 0 (not periodic). */
   token_period: Type.Optional(SecondsOrDuration),
   /** Token type; see {@link LdapTokenType}; `""` (default) = the mount's default. */
@@ -224,7 +225,7 @@ export const LdapConfig = Type.Object({
   /** Whether user and group names keep their case for policy matching (absent on servers that omit it). */
   case_sensitive_names: Type.Optional(Type.Boolean()),
   /** Timeout of requests to the directory, in seconds. */
-  request_timeout: Type.Optional(Type.Integer({ minimum: 0 })),
+  request_timeout: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Client certificate, x509 PEM; `""` when none. */
   client_tls_cert: Type.Optional(Type.String()),
   /** Client key: `""` (never returned by the sked server; some servers echo it). */
@@ -234,21 +235,21 @@ export const LdapConfig = Type.Object({
   /** Whether group searches bind anonymously. */
   anonymous_group_search: Type.Optional(Type.Boolean()),
   /** Incremental lifetime of generated tokens, in seconds (0 = system default). */
-  token_ttl: Type.Optional(Type.Integer({ minimum: 0 })),
+  token_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Maximum lifetime of generated tokens, in seconds (0 = system default). */
-  token_max_ttl: Type.Optional(Type.Integer({ minimum: 0 })),
+  token_max_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Policies put on generated tokens. */
   token_policies: Type.Optional(Type.Array(Type.String())),
   /** CIDR blocks allowed to log in and to use the tokens. */
   token_bound_cidrs: Type.Optional(Type.Array(Type.String())),
   /** Hard cap of token lifetime, in seconds (0 = none). */
-  token_explicit_max_ttl: Type.Optional(Type.Integer({ minimum: 0 })),
+  token_explicit_max_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Whether the `default` policy is left out. */
   token_no_default_policy: Type.Optional(Type.Boolean()),
   /** Uses allowed per token (0 = unlimited). */
-  token_num_uses: Type.Optional(Type.Integer({ minimum: 0 })),
+  token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Period of periodic tokens, in seconds (0 = not periodic). */
-  token_period: Type.Optional(Type.Integer({ minimum: 0 })),
+  token_period: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Token type; `""` = the mount's default. */
   token_type: Type.Optional(Type.String()),
 });

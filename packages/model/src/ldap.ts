@@ -15,7 +15,7 @@ import Type, {
   type TString,
   type TUnion,
 } from 'typebox';
-import { Nullable } from './internal/schema.js';
+import { Nullable, SafeInteger } from './internal/schema.js';
 import { LdapConfig } from './ldap-config.js';
 
 /**
@@ -98,7 +98,7 @@ export const LdapAuth = Type.Object({
     username: Type.String(),
   }),
   /** Lifetime of the token, in seconds. */
-  lease_duration: Type.Integer({ minimum: 0 }),
+  lease_duration: SafeInteger({ minimum: 0 }),
   /** Whether the token can be renewed. */
   renewable: Type.Boolean(),
   /** The policies of the token itself (the same as `policies` for this method). */
@@ -159,7 +159,7 @@ export function SecretsEnvelope<D extends TSchema, A extends TSchema>(
     /** The payload (or `null` for a login). */
     data,
     /** Lease duration in seconds (0 when there is no lease). */
-    lease_duration: Type.Integer({ minimum: 0 }),
+    lease_duration: SafeInteger({ minimum: 0 }),
     /** Whether the lease is renewable. */
     renewable: Type.Boolean(),
     /** Lease ID; `""` when there is no lease. */

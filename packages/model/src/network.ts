@@ -5,15 +5,15 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { Nullable, NullableArray, optionalProperties } from './internal/schema.js';
+import { Nullable, NullableArray, optionalProperties, SafeInteger } from './internal/schema.js';
 
 const PortProperties = {
   /** Name of the port, referenced by services and checks (`PortLabel`) and in the task environment. */
   Label: Type.String(),
   /** Host port: fixed for reserved ports; for dynamic ports 0 until the scheduler assigns one. */
-  Value: Type.Integer({ minimum: 0, maximum: 65535 }),
+  Value: SafeInteger({ minimum: 0, maximum: 65535 }),
   /** Port inside the task's network namespace the host port maps to; 0 = the same as `Value`. */
-  To: Type.Integer({ minimum: -1, maximum: 65535 }),
+  To: SafeInteger({ minimum: -1, maximum: 65535 }),
   /** Name of the host network to use; `default` (or `""`) is the node's default network. */
   HostNetwork: Type.String(),
 };
@@ -73,7 +73,7 @@ const NetworkScalarProperties = {
   /** IP address assigned to the allocation; `""` until placed. */
   IP: Type.String(),
   /** Bandwidth in megabits per second; 0 = no bandwidth requested. */
-  MBits: Type.Integer({ minimum: 0 }),
+  MBits: SafeInteger({ minimum: 0 }),
 };
 
 /**

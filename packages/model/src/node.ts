@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { Nullable, NullableArray, StringMap } from './internal/schema.js';
+import { Nullable, NullableArray, StringMap, SafeInteger } from './internal/schema.js';
 import { NetworkResource } from './network.js';
 
 /**
@@ -74,7 +74,7 @@ export const NodeNetworkResource = Type.Object({
   /** MAC address; `""` when unknown. */
   MacAddress: Type.String(),
   /** Link speed in megabits per second. */
-  Speed: Type.Integer({ minimum: 0 }),
+  Speed: SafeInteger({ minimum: 0 }),
   /** Addresses of the interface; `null` when none. */
   Addresses: NullableArray(NodeNetworkAddress),
 });
@@ -88,13 +88,13 @@ export type NodeNetworkResource = Static<typeof NodeNetworkResource>;
  */
 export const NodeLegacyResources = Type.Object({
   /** CPU in MHz. */
-  CPU: Type.Integer({ minimum: 0 }),
+  CPU: SafeInteger({ minimum: 0 }),
   /** Memory in megabytes. */
-  MemoryMB: Type.Integer({ minimum: 0 }),
+  MemoryMB: SafeInteger({ minimum: 0 }),
   /** Disk in megabytes. */
-  DiskMB: Type.Integer({ minimum: 0 }),
+  DiskMB: SafeInteger({ minimum: 0 }),
   /** Disk I/O operations per second. */
-  IOPS: Type.Integer({ minimum: 0 }),
+  IOPS: SafeInteger({ minimum: 0 }),
   /** Networks; `null` when none. */
   Networks: NullableArray(NetworkResource),
   /** Devices (free-form); `null` when none. */
@@ -112,17 +112,17 @@ export const NodeResources = Type.Object({
   /** CPU. */
   Cpu: Type.Object({
     /** CPU shares (MHz) available. */
-    CpuShares: Type.Integer({ minimum: 0 }),
+    CpuShares: SafeInteger({ minimum: 0 }),
   }),
   /** Memory. */
   Memory: Type.Object({
     /** Memory in megabytes. */
-    MemoryMB: Type.Integer({ minimum: 0 }),
+    MemoryMB: SafeInteger({ minimum: 0 }),
   }),
   /** Disk. */
   Disk: Type.Object({
     /** Disk in megabytes. */
-    DiskMB: Type.Integer({ minimum: 0 }),
+    DiskMB: SafeInteger({ minimum: 0 }),
   }),
   /** Networks available to tasks; `null` when none. */
   Networks: NullableArray(NetworkResource),
@@ -149,7 +149,7 @@ export const NodeEvent = Type.Object({
   /** When it happened, ISO 8601. */
   Timestamp: Type.String(),
   /** Raft index at which it was recorded. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link NodeEvent} schema. */
 export type NodeEvent = Static<typeof NodeEvent>;
@@ -221,7 +221,7 @@ export const Node = Type.Object({
   /** Explanation of the status; `""` when none. */
   StatusDescription: Type.String(),
   /** When the status last changed, in Unix seconds. */
-  StatusUpdatedAt: Type.Integer(),
+  StatusUpdatedAt: SafeInteger(),
   /** Recent node events; `null` when none. */
   Events: NullableArray(NodeEvent),
   /** Task drivers by name; `null` before fingerprinting. */
@@ -233,9 +233,9 @@ export const Node = Type.Object({
   /** Host volumes by name (free-form); `null` when none. */
   HostVolumes: Nullable(Type.Record(Type.String(), Type.Unknown())),
   /** Raft index at which the node registered. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link Node} schema. */
 export type Node = Static<typeof Node>;

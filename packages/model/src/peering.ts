@@ -5,7 +5,7 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { Nullable, NullableArray, StringMap } from './internal/schema.js';
+import { Nullable, NullableArray, StringMap, SafeInteger } from './internal/schema.js';
 
 /**
  * States of a peering.
@@ -89,9 +89,9 @@ export const Peering = Type.Object({
   /** When the peering was marked for deletion, ISO 8601; absent (or `null`) while not deleted. */
   DeletedAt: Type.Optional(Nullable(Type.String())),
   /** Raft index at which the peering was created. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link Peering} schema. */
 export type Peering = Static<typeof Peering>;

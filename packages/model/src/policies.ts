@@ -5,11 +5,11 @@
  */
 import Type, { type Static } from 'typebox';
 
-import { Nanoseconds, optionalProperties } from './internal/schema.js';
+import { Nanoseconds, optionalProperties, SafeInteger } from './internal/schema.js';
 
 const RestartPolicyProperties = {
   /** Restarts allowed within `Interval` before `Mode` applies. */
-  Attempts: Type.Integer({ minimum: 0 }),
+  Attempts: SafeInteger({ minimum: 0 }),
   /** Window in which `Attempts` restarts are counted, in nanoseconds. */
   Interval: Nanoseconds(),
   /** Wait before restarting a task, in nanoseconds. */
@@ -41,7 +41,7 @@ export type RestartPolicyInput = Static<typeof RestartPolicyInput>;
 
 const ReschedulePolicyProperties = {
   /** Reschedule attempts allowed within `Interval` (ignored when `Unlimited`). */
-  Attempts: Type.Integer({ minimum: 0 }),
+  Attempts: SafeInteger({ minimum: 0 }),
   /** Window in which `Attempts` are counted, in nanoseconds. */
   Interval: Nanoseconds(),
   /** Initial wait before rescheduling, in nanoseconds. */
@@ -74,7 +74,7 @@ export type ReschedulePolicyInput = Static<typeof ReschedulePolicyInput>;
 
 const MigrateStrategyProperties = {
   /** Allocations migrated at the same time when a node drains. */
-  MaxParallel: Type.Integer({ minimum: 0 }),
+  MaxParallel: SafeInteger({ minimum: 0 }),
   /** How health is decided: `checks` (service checks and task states) or `task_states`. */
   HealthCheck: Type.String(),
   /** Time an allocation must stay healthy before it counts as healthy, in nanoseconds. */
@@ -107,13 +107,13 @@ const UpdateStrategyProperties = {
   /** Whether a failed deployment reverts to the last stable job version. */
   AutoRevert: Type.Boolean(),
   /** Canary allocations placed before the rest of the update (0 = no canaries). */
-  Canary: Type.Integer({ minimum: 0 }),
+  Canary: SafeInteger({ minimum: 0 }),
   /** How health is decided: `checks`, `task_states` or `manual`. */
   HealthCheck: Type.String(),
   /** Deadline for an allocation to become healthy, in nanoseconds. */
   HealthyDeadline: Nanoseconds(),
   /** Allocations updated at the same time (0 = updates are not rolling). */
-  MaxParallel: Type.Integer({ minimum: 0 }),
+  MaxParallel: SafeInteger({ minimum: 0 }),
   /** Time an allocation must stay healthy before it counts as healthy, in nanoseconds. */
   MinHealthyTime: Nanoseconds(),
   /** Deadline for the deployment to make progress (an allocation becoming healthy), in nanoseconds; 0 = none. */
@@ -145,7 +145,7 @@ const EphemeralDiskProperties = {
   /** Whether the scheduler tries to place updated allocations on the same node to keep the disk. */
   Sticky: Type.Boolean(),
   /** Size of the shared allocation directory, in megabytes. */
-  SizeMB: Type.Integer({ minimum: 0 }),
+  SizeMB: SafeInteger({ minimum: 0 }),
   /** Whether the data is copied to the new node when the allocation moves (needs `Sticky`). */
   Migrate: Type.Boolean(),
 };

@@ -6,7 +6,14 @@
 import Type, { type Static } from 'typebox';
 
 import { Affinity, AffinityInput, Constraint, ConstraintInput, Spread, SpreadInput } from './constraint.js';
-import { Nanoseconds, Nullable, NullableArray, StringMap, optionalProperties } from './internal/schema.js';
+import {
+  Nanoseconds,
+  Nullable,
+  NullableArray,
+  StringMap,
+  optionalProperties,
+  SafeInteger,
+} from './internal/schema.js';
 import { NetworkResource, NetworkResourceInput } from './network.js';
 import {
   EphemeralDisk,
@@ -62,7 +69,7 @@ const TaskGroupScalarProperties = {
   /** Name of the group, unique within the job. */
   Name: Type.String({ minLength: 1 }),
   /** Number of allocations (instances) of the group to run. Canonicalization default: 1. */
-  Count: Type.Integer({ minimum: 0 }),
+  Count: SafeInteger({ minimum: 0 }),
   /** Metadata of the group (merged over job meta); `null` when none. */
   Meta: Nullable(StringMap),
   /** Delay between deregistering the group's services and stopping its tasks, in nanoseconds; `null` = 0. */

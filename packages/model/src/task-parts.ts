@@ -5,7 +5,14 @@
  * @packageDocumentation
  */
 import Type, { type Static } from 'typebox';
-import { Nanoseconds, Nullable, NullableArray, StringMap, optionalProperties } from './internal/schema.js';
+import {
+  Nanoseconds,
+  Nullable,
+  NullableArray,
+  StringMap,
+  optionalProperties,
+  SafeInteger,
+} from './internal/schema.js';
 
 const TemplateProperties = {
   /** Path of a template file on the client, relative to the task directory; `""` when `EmbeddedTmpl` is used. */
@@ -73,9 +80,9 @@ const LogConfigProperties = {
   /** Whether log collection is off for the task. Default `false`. */
   Disabled: Type.Boolean(),
   /** Rotated log files kept per stream (stdout, stderr). Default 10. */
-  MaxFiles: Type.Integer({ minimum: 0 }),
+  MaxFiles: SafeInteger({ minimum: 0 }),
   /** Size at which a log file is rotated, in megabytes. Default 10. */
-  MaxFileSizeMB: Type.Integer({ minimum: 0 }),
+  MaxFileSizeMB: SafeInteger({ minimum: 0 }),
 };
 
 /**

@@ -5,14 +5,14 @@
  */
 import Type, { type Static } from 'typebox';
 import { AffinityInput, Affinity, Constraint, ConstraintInput } from './constraint.js';
-import { NullableArray, optionalProperties } from './internal/schema.js';
+import { NullableArray, optionalProperties, SafeInteger } from './internal/schema.js';
 import { NetworkResource, NetworkResourceInput } from './network.js';
 
 const RequestedDeviceScalarProperties = {
   /** Device name: `<vendor>/<type>/<name>`, `<vendor>/<type>` or `<type>`, for example `nvidia/gpu`. */
   Name: Type.String(),
   /** Number of instances wanted. Canonicalization turns an absent count into 1. */
-  Count: Type.Integer({ minimum: 0 }),
+  Count: SafeInteger({ minimum: 0 }),
 };
 
 /**
@@ -47,13 +47,13 @@ export type RequestedDeviceInput = Static<typeof RequestedDeviceInput>;
 
 const ResourcesScalarProperties = {
   /** CPU in MHz. Canonicalization default: 100. */
-  CPU: Type.Integer({ minimum: 0 }),
+  CPU: SafeInteger({ minimum: 0 }),
   /** Memory in megabytes. Canonicalization default: 300. */
-  MemoryMB: Type.Integer({ minimum: 0 }),
+  MemoryMB: SafeInteger({ minimum: 0 }),
   /** Disk in megabytes (deprecated on tasks; the group's ephemeral disk is used). Default: 0. */
-  DiskMB: Type.Integer({ minimum: 0 }),
+  DiskMB: SafeInteger({ minimum: 0 }),
   /** Disk I/O operations per second (deprecated, ignored). Default: 0. */
-  IOPS: Type.Integer({ minimum: 0 }),
+  IOPS: SafeInteger({ minimum: 0 }),
 };
 
 /**

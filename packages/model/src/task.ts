@@ -5,7 +5,14 @@
  */
 import Type, { type Static } from 'typebox';
 import { AffinityInput, Affinity, Constraint, ConstraintInput, Spread, SpreadInput } from './constraint.js';
-import { Nanoseconds, Nullable, NullableArray, StringMap, optionalProperties } from './internal/schema.js';
+import {
+  Nanoseconds,
+  Nullable,
+  NullableArray,
+  StringMap,
+  optionalProperties,
+  SafeInteger,
+} from './internal/schema.js';
 import { RestartPolicy, RestartPolicyInput } from './policies.js';
 import { Resources, ResourcesInput } from './task-resources.js';
 import { Service, ServiceInput } from './task-service.js';
@@ -36,9 +43,9 @@ const ScalingPolicyProperties = {
   /** What is scaled (`Namespace`, `Job`, `Group`, ...); `null` until the service fills it. */
   Target: Nullable(StringMap),
   /** Lowest allowed value. Canonicalization default: the group's count. */
-  Min: Type.Integer({ minimum: 0 }),
+  Min: SafeInteger({ minimum: 0 }),
   /** Highest allowed value. */
-  Max: Type.Integer({ minimum: 0 }),
+  Max: SafeInteger({ minimum: 0 }),
   /** Free-form policy for an autoscaler; `null` when none. */
   Policy: Nullable(Type.Record(Type.String(), Type.Unknown())),
   /** Whether the policy is active. Default `true`. */

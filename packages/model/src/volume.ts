@@ -6,7 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { Allocation } from './allocation.js';
-import { Nullable, NullableArray, StringMap } from './internal/schema.js';
+import { Nullable, NullableArray, StringMap, SafeInteger } from './internal/schema.js';
 
 /**
  * Access modes of a storage volume.
@@ -66,19 +66,19 @@ const CsiVolumeListProperties = {
   /** Whether the plugin needs a controller. */
   ControllerRequired: Type.Boolean(),
   /** Healthy controller plugin instances. */
-  ControllersHealthy: Type.Integer({ minimum: 0 }),
+  ControllersHealthy: SafeInteger({ minimum: 0 }),
   /** Controller plugin instances expected. */
-  ControllersExpected: Type.Integer({ minimum: 0 }),
+  ControllersExpected: SafeInteger({ minimum: 0 }),
   /** Healthy node plugin instances. */
-  NodesHealthy: Type.Integer({ minimum: 0 }),
+  NodesHealthy: SafeInteger({ minimum: 0 }),
   /** Node plugin instances expected. */
-  NodesExpected: Type.Integer({ minimum: 0 }),
+  NodesExpected: SafeInteger({ minimum: 0 }),
   /** Number of claims refused because the volume's claim limit was reached. */
-  ResourceExhausted: Type.Integer({ minimum: 0 }),
+  ResourceExhausted: SafeInteger({ minimum: 0 }),
   /** Raft index at which the volume was registered. */
-  CreateIndex: Type.Integer({ minimum: 0 }),
+  CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change. */
-  ModifyIndex: Type.Integer({ minimum: 0 }),
+  ModifyIndex: SafeInteger({ minimum: 0 }),
 };
 
 /**
@@ -149,7 +149,7 @@ export const CsiVolumeInput = Type.Object({
   /** Context of the volume in the storage provider. Absent = `null`. */
   Context: Type.Optional(Nullable(StringMap)),
   /** Capacity in bytes. Absent = 0 (unknown). */
-  Capacity: Type.Optional(Type.Integer({ minimum: 0 })),
+  Capacity: Type.Optional(SafeInteger({ minimum: 0 })),
   /** Access and attachment modes the volume must support; absent or `null` = none asked for. */
   RequestedCapabilities: Type.Optional(
     NullableArray(
@@ -184,7 +184,7 @@ export type CsiVolumeRegisterRequest = Static<typeof CsiVolumeRegisterRequest>;
  */
 export const CsiVolumeWriteResponse = Type.Object({
   /** Raft index of the write. */
-  Index: Type.Integer({ minimum: 0 }),
+  Index: SafeInteger({ minimum: 0 }),
 });
 /** A value matching the {@link CsiVolumeWriteResponse} schema. */
 export type CsiVolumeWriteResponse = Static<typeof CsiVolumeWriteResponse>;

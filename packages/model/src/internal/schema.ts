@@ -7,6 +7,7 @@
 import Type, {
   type TArray,
   type TInteger,
+  type TNumberOptions,
   type TNull,
   type TProperties,
   type TSchema,
@@ -39,12 +40,40 @@ export function NullableArray<T extends TSchema>(item: T): TUnion<[TArray<T>, TN
 }
 
 /**
+ * An integer both sides carry exactly: within the service's 64-bit integers and within what a
+ * JavaScript number holds without rounding (|n| <= 2^53 - 1), so `1e20` or `9007199254740993` is a
+ * problem at its field rather than a value stored rounded or beyond what the service decodes. The
+ * bounds are in the schema, so the OpenAPI description states them. Narrower bounds in `options`
+ * win.
+ *
+ * @internal
+ */
+export function SafeInteger(options: TNumberOptions = {}): TInteger {
+  return Type.Integer({
+    ...options,
+    minimum: Math.max(Number(options.minimum ?? -Number.MAX_SAFE_INTEGER), -Number.MAX_SAFE_INTEGER),
+    maximum: Math.min(Number(options.maximum ?? Number.MAX_SAFE_INTEGER), Number.MAX_SAFE_INTEGER),
+  });
+}
+
+/**
+ * A point in time in nanoseconds since the Unix epoch: any of the service's 64-bit integers (today's
+ * times are beyond 2^53, so a JavaScript number carries them to about 256 ns). Beyond 64 bits is a
+ * problem at its field.
+ *
+ * @internal
+ */
+export function UnixNanos(): TInteger {
+  return Type.Integer({ minimum: -(2 ** 63), exclusiveMaximum: 2 ** 63 });
+}
+
+/**
  * A duration in nanoseconds (a non-negative integer).
  *
  * @internal
  */
 export function Nanoseconds(): TInteger {
-  return Type.Integer({ minimum: 0 });
+  return SafeInteger({ minimum: 0 });
 }
 
 /**

@@ -8,6 +8,7 @@
  * @packageDocumentation
  */
 import Type from 'typebox';
+import { SafeInteger } from '../internal/schema.js';
 import {
   SecretsEnvelope,
   LdapConfigResponse,
@@ -37,13 +38,13 @@ const TokenLookupData = Type.Object({
   meta: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
   display_name: Type.String(),
   path: Type.String(),
-  ttl: Type.Integer({ minimum: 0 }),
-  creation_ttl: Type.Integer({ minimum: 0 }),
+  ttl: SafeInteger({ minimum: 0 }),
+  creation_ttl: SafeInteger({ minimum: 0 }),
   expire_time: Type.Union([Type.String(), Type.Null()]),
-  creation_time: Type.Optional(Type.Integer({ minimum: 0 })),
-  explicit_max_ttl: Type.Integer({ minimum: 0 }),
-  period: Type.Integer({ minimum: 0 }),
-  num_uses: Type.Integer({ minimum: 0 }),
+  creation_time: Type.Optional(SafeInteger({ minimum: 0 })),
+  explicit_max_ttl: SafeInteger({ minimum: 0 }),
+  period: SafeInteger({ minimum: 0 }),
+  num_uses: SafeInteger({ minimum: 0 }),
   bound_cidrs: Type.Array(Type.String()),
   renewable: Type.Boolean(),
   type: Type.String(),

@@ -15,22 +15,57 @@ export interface Clock {
 /** Longest delay Node's setTimeout takes (2^31 - 1 ms, about 24.8 days); a longer one fires after 1 ms. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
+/** Longest run of due timer callbacks before the clock yields to I/O (other requests, streams). */
+export const TIMER_SLICE_MS = 10;
+
 /**
  * The real clock (Date.now and setTimeout; timers are unref'd so they never keep the process alive).
  * A delay past Node's limit (a yearly periodic launch) is waited in steps instead of firing at once.
+ * Callbacks run in the order they fall due, in slices that yield to I/O (see {@link TIMER_SLICE_MS}).
  */
 export function systemClock(): Clock {
+  // Due callbacks, run in order. Node runs every expired timer in one phase, with no I/O in
+  // between: a thousand simulated clients reporting at the same millisecond, each write costing a
+  // few milliseconds, would stall every request for seconds. Instead each expired timer queues its
+  // callback here, and the queue runs callbacks for at most TIMER_SLICE_MS before yielding
+  // (setImmediate): a stall is bounded by the slowest single callback plus the slice.
+  const due: { fn: () => void; cancelled: boolean }[] = [];
+  let draining = false;
+  const drain = (): void => {
+    const started = performance.now();
+    try {
+      while (due.length > 0 && performance.now() - started < TIMER_SLICE_MS) {
+        const next = due.shift();
+        if (next && !next.cancelled) next.fn();
+      }
+    } finally {
+      if (due.length > 0) setImmediate(drain).unref();
+      else draining = false;
+    }
+  };
+  const runSoon = (entry: { fn: () => void; cancelled: boolean }): void => {
+    due.push(entry);
+    if (draining) return;
+    draining = true;
+    setImmediate(drain).unref();
+  };
   return {
     now: () => Date.now(),
     setTimeout(fn, ms) {
       let timer: ReturnType<typeof setTimeout> | undefined;
+      const entry = { fn, cancelled: false };
       const arm = (left: number): void => {
         const step = Math.min(MAX_TIMEOUT_MS, Math.max(0, left));
-        timer = setTimeout(left > MAX_TIMEOUT_MS ? () => arm(left - step) : fn, step);
+        timer = setTimeout(left > MAX_TIMEOUT_MS ? () => arm(left - step) : () => runSoon(entry), step);
         timer.unref?.();
       };
       arm(ms);
-      return { cancel: () => clearTimeout(timer) };
+      return {
+        cancel: () => {
+          entry.cancelled = true;
+          clearTimeout(timer);
+        },
+      };
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   type SchedulerJobInput,
   ValidationError,
 } from '@sked/model';
+import { checkJobLimits } from './limits.js';
 import type { Job } from './types.js';
 
 /** Options of {@link canonicalize} and {@link prepareJob}. */
@@ -62,6 +63,7 @@ export function jobProblems(job: Job): string[] {
 
 /** Canonicalizes and validates a submitted job; throws a 400 ClusterError listing every problem. */
 export function prepareJob(input: SchedulerJobInput, options: CanonicalizeOptions): Job {
+  checkJobLimits(input);
   const job = canonicalize(input, options);
   const problems = jobProblems(job);
   if (problems.length > 0) throw badRequest(`Job validation failed: ${problems.join(' ')}`);

@@ -11,6 +11,8 @@ export interface StreamOutput {
   removeListener(event: 'drain' | 'close', listener: () => void): unknown;
   readonly destroyed: boolean;
   readonly writableEnded: boolean;
+  /** Bytes written but not yet taken by the socket (Node's writables); absent counts as 0. */
+  readonly writableLength?: number;
 }
 
 /** How an event stream ended. */
@@ -32,6 +34,13 @@ export interface EventStreamHandle {
   stop(): void;
 }
 
+/**
+ * Most bytes a subscriber's response may hold that its socket has not taken: past that, whatever
+ * `write` answered, the subscriber is disconnected (`lagged`) and resumes from its index when it
+ * reconnects. A subscriber that does not read costs its socket's buffers plus at most this.
+ */
+export const MAX_QUEUED_BYTES = 256 * 1024;
+
 /** Largest string handed to one `write` when several batches are waiting. */
 const WRITE_CHUNK = 64 * 1024;
 
@@ -50,8 +59,9 @@ export const HEARTBEAT_LINE = '{}\n';
 export function pipeEventStream(
   subscription: EventSubscription,
   out: StreamOutput,
-  options: { readonly heartbeatMs: number },
+  options: { readonly heartbeatMs: number; readonly maxQueuedBytes?: number },
 ): EventStreamHandle {
+  const maxQueued = options.maxQueuedBytes ?? MAX_QUEUED_BYTES;
   let draining = false;
   let finished = false;
   let scheduled: NodeJS.Immediate | undefined;
@@ -81,7 +91,13 @@ export function pipeEventStream(
   };
 
   const write = (chunk: string): void => {
-    if (!out.write(chunk)) {
+    if (finished) return;
+    const more = out.write(chunk);
+    if ((out.writableLength ?? 0) > maxQueued) {
+      finish('lagged');
+      return;
+    }
+    if (!more) {
       draining = true;
       out.once('drain', onDrain);
     }
@@ -99,7 +115,7 @@ export function pipeEventStream(
     let end: StreamEnd | undefined;
     out.cork();
     try {
-      while (!draining) {
+      while (!draining && !finished) {
         const next = subscription.read();
         if (next.kind === 'line') {
           pending += next.line;
@@ -113,11 +129,11 @@ export function pipeEventStream(
         else if (next.kind === 'closed') end = 'shutdown';
         break;
       }
-      if (pending !== '' && end !== 'lagged') write(pending);
+      if (pending !== '' && end !== 'lagged' && !finished) write(pending);
     } finally {
       if (!out.destroyed) out.uncork();
     }
-    if (end !== undefined) finish(end);
+    if (end !== undefined && !finished) finish(end);
   }
 
   const timer = setInterval(

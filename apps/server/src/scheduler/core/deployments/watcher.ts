@@ -1,4 +1,4 @@
-import { DeploymentStatus, EvalTriggeredBy, ownValue } from '@sked/model';
+import { DeploymentStatus, EvalStatus, EvalTriggeredBy, ownValue, setOwn } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
@@ -37,6 +37,13 @@ function canariesHealthy(tx: Txn, g: DeploymentState, healthyId: string): boolea
     placed.length >= g.DesiredCanaries &&
     placed.every((id) => id === healthyId || tx.get('allocs', id)?.DeploymentStatus?.Healthy === true)
   );
+}
+
+/** Whether an evaluation of the deployment's job that will see its progress is waiting to run. */
+function rolloutEvalWaiting(tx: Txn, d: Deployment): boolean {
+  return tx
+    .ofJob('evals', d.Namespace, d.JobID)
+    .some((e) => e.Status === EvalStatus.Pending && e.TriggeredBy === EvalTriggeredBy.DeploymentWatcher);
 }
 
 /** Creates the deployment watcher. */
@@ -105,14 +112,17 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
         tx.put('deployments', d);
         return;
       }
-      for (const g of groups) if (g.DesiredCanaries > 0) g.Promoted = true;
+      for (const [name, g] of Object.entries(d.TaskGroups))
+        if (g.DesiredCanaries > 0) setOwn(d.TaskGroups, name, { ...g, Promoted: true });
       d.StatusDescription = 'Deployment is running';
       tx.put('deployments', d);
     }
     if (completeIfHealthy(tx, d)) return;
     tx.put('deployments', d);
     const job = tx.get('jobs', jobKey(d.Namespace, d.JobID));
-    if (job)
+    // one evaluation moves the rollout on: while one is waiting, further healthy allocations join
+    // it (as the service's broker keeps one evaluation per job), not one full evaluation of the job each
+    if (job && !rolloutEvalWaiting(tx, d))
       deps.queue.makeEval(tx, job, EvalTriggeredBy.DeploymentWatcher, d.EvalPriority, { DeploymentID: d.ID });
     tx.after(() => armProgressDeadline(d.ID));
   };
@@ -132,9 +142,12 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     };
     tx.put('allocs', u);
     if (!d0 || d0.Status !== DeploymentStatus.Running) return;
-    const d: Deployment = structuredClone(d0);
-    const s = ownValue(d.TaskGroups, a.TaskGroup);
-    if (!s) return;
+    // a copy of what this write changes (a deployment of thousands of groups is not cloned whole
+    // for each allocation's health): the group's state here, canary promotions in `progress`
+    const s0 = ownValue(d0.TaskGroups, a.TaskGroup);
+    if (!s0) return;
+    const s: DeploymentState = { ...s0 };
+    const d: Deployment = { ...d0, TaskGroups: { ...d0.TaskGroups, [a.TaskGroup]: s } };
     if (healthy) s.HealthyAllocs++;
     else s.UnhealthyAllocs++;
     d.ModifyIndex = tx.index;

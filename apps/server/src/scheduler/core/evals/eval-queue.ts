@@ -29,6 +29,12 @@ export interface EvalQueue {
   readonly resume: () => void;
 }
 
+/**
+ * Most allocations one evaluation's write places: a larger job is placed in slices, each a write of
+ * its own (a follow-up `queued-allocs` evaluation), so other requests are served between them.
+ */
+export const PLACEMENTS_PER_WRITE = 200;
+
 /** How an evaluation's plan is applied (evals/plan-apply.ts, wired by cluster.ts). */
 export type ApplyPlan = (tx: Txn, job: Job | undefined, ev: Evaluation, plan: SchedulePlan) => void;
 
@@ -96,6 +102,7 @@ export function createEvalQueue(ctx: CoreContext, applyPlan: ApplyPlan): EvalQue
             forceReschedule: ctx.forceReschedule.has(ev.ID),
             noShutdownDelay: ctx.noShutdownDelay.has(ev.ID),
             activeAllocIds: ctx.activeAllocs,
+            placementBudget: PLACEMENTS_PER_WRITE,
           },
           job,
           ev,

@@ -150,6 +150,14 @@ export function createPlanApplier(
         });
       }
     }
+    if (plan.more && job) {
+      // the run stopped at its placement budget: the next slice of the job is placed by a
+      // follow-up evaluation, after other requests had their turn
+      const next = queue.makeEval(tx, job, EvalTriggeredBy.QueuedAllocs, ev.Priority, {
+        PreviousEval: ev.ID,
+      });
+      updated.NextEval = next.ID;
+    }
     queue.putEval(tx, updated);
   };
 

@@ -6,6 +6,7 @@ import { convertBody } from './convert.js';
 import { resolve, type Scope } from './expressions.js';
 import { isObj, merged, type Obj } from './json.js';
 import { parseHcl, parseVarValue } from './parser.js';
+import { unsafeIntegers } from './unsafe-integers.js';
 
 /** Input of the parse endpoint (already validated). */
 export interface ParseJobInput {
@@ -122,6 +123,9 @@ export async function parseJobHcl(
   if (typeof body['name'] === 'string') job['Name'] = body['name'];
   if (job['Namespace'] === undefined && input.namespace !== undefined && input.namespace !== 'default')
     job['Namespace'] = input.namespace;
+  const unsafe = unsafeIntegers(job);
+  if (unsafe.length > 0)
+    throw badRequest(`The job file does not describe a valid job: ${formatProblems(unsafe)}`);
   if (!input.canonicalize) return job;
   // The job file is this edge's input: checked once against the model (a job file may be `system`).
   const checked = validate(SchedulerJobInput, job);

@@ -1,4 +1,4 @@
-import { EvalTriggeredBy, JobStatus } from '@sked/model';
+import { EvalTriggeredBy, jobProblems, JobStatus } from '@sked/model';
 import type { Cluster } from '../api.js';
 import type { CoreContext } from '../context.js';
 import { canonicalize } from '../defaults.js';
@@ -44,6 +44,19 @@ function priorDispatch(tx: Txn, parent: Job, token: string): Job | undefined {
     );
 }
 
+/**
+ * The child's ID passes the same checks as any job's ID (the model's, as registration applies
+ * them), or the dispatch is refused naming `IdPrefixTemplate`, the only part the client chose: a
+ * child no read, re-registration or plan would accept is never stored.
+ */
+function checkChildId(parent: Job, childId: string, template: string): void {
+  const problems = jobProblems({ ...parent, ID: childId, Name: childId }).filter((p) => p.path === '/ID');
+  if (problems.length > 0)
+    throw badRequest(
+      `Invalid IdPrefixTemplate ${JSON.stringify(template)}: the dispatched job's ID would be refused: ${problems.map((p) => p.message).join(' ')}`,
+    );
+}
+
 /** Dispatches a parameterized job: a child job with the payload and meta, and its evaluation. */
 export function createDispatchJob(
   ctx: CoreContext,
@@ -74,6 +87,7 @@ export function createDispatchJob(
       const sec = Math.floor(ctx.nowMs() / 1000);
       const prefix = input.idPrefixTemplate ? `${input.idPrefixTemplate}-` : '';
       const childId = `${parent.ID}/dispatch-${prefix}${sec}-${suffix}`;
+      checkChildId(parent, childId, input.idPrefixTemplate ?? '');
       const child = canonicalize(
         {
           ...parent,

@@ -4,7 +4,7 @@ import { clientTerminal } from '../internal/status.js';
 import type { Allocation, Constraint, Job, Node, TaskGroup } from '../types.js';
 import type { SchedContext } from './plan.js';
 import { groupPorts } from './ports.js';
-import { volumeOf, type Usage, type World } from './world.js';
+import { groupLiveKey, jobLiveKey, volumeOf, type Usage, type World } from './world.js';
 
 /** What the checks of one placement share: the group's constraints and the job's allocations per node. */
 export interface GroupFacts {
@@ -19,15 +19,14 @@ export interface GroupFacts {
   readonly byNode: ReadonlyMap<string, Node>;
 }
 
-/** The facts of placing one allocation of `g` in the current world. */
+/**
+ * The facts of placing one allocation of `g` in the current world: constant time (the world keeps
+ * the per-node counts of each job and group as it changes), the job's allocations listed only when
+ * a constraint or spread asks for them.
+ */
 export function groupFacts(world: World, job: Job, g: TaskGroup): GroupFacts {
-  const sameJob = world.live.filter((a) => a.JobID === job.ID && a.Namespace === job.Namespace);
-  const jobOnNode = new Map<string, number>();
-  const groupOnNode = new Map<string, number>();
-  for (const a of sameJob) {
-    jobOnNode.set(a.NodeID, (jobOnNode.get(a.NodeID) ?? 0) + 1);
-    if (a.TaskGroup === g.Name) groupOnNode.set(a.NodeID, (groupOnNode.get(a.NodeID) ?? 0) + 1);
-  }
+  const key = jobLiveKey(job.Namespace, job.ID);
+  let sameJob: Allocation[] | undefined;
   return {
     job,
     group: g,
@@ -36,10 +35,13 @@ export function groupFacts(world: World, job: Job, g: TaskGroup): GroupFacts {
       ...(g.Constraints ?? []).map((c) => ({ c, level: 'group' as const })),
       ...g.Tasks.flatMap((t) => (t.Constraints ?? []).map((c) => ({ c, level: 'group' as const }))),
     ],
-    sameJob,
-    jobOnNode,
-    groupOnNode,
-    byNode: new Map(world.nodes.map((n) => [n.ID, n])),
+    get sameJob(): readonly Allocation[] {
+      sameJob ??= [...(world.live.get(key)?.values() ?? [])];
+      return sameJob;
+    },
+    jobOnNode: world.onNode.get(key) ?? new Map(),
+    groupOnNode: world.onNode.get(groupLiveKey(job.Namespace, job.ID, g.Name)) ?? new Map(),
+    byNode: world.byNode,
   };
 }
 
@@ -100,8 +102,11 @@ export function volumeFilter(ctx: SchedContext, world: World, f: GroupFacts): st
       (v.AccessMode !== 'single-node-writer' && v.AccessMode !== 'multi-node-single-writer')
     )
       continue;
+    // a write claim is held by a live allocation of the state or by one this run placed: access
+    // modes hold among the placements of one evaluation too
     const writers = Object.values(v.Claims).filter((cl) => {
       if (cl.Mode !== 'write') return false;
+      if (world.placed.has(cl.AllocationID)) return true;
       const a = ctx.state.get('allocs', cl.AllocationID);
       return a !== undefined && !clientTerminal(a) && a.DesiredStatus === AllocDesiredStatus.Run;
     });

@@ -29,6 +29,8 @@ export interface SchedulePlan {
   cancelled: Deployment[];
   followups: { alloc: Allocation; at: number }[];
   claims: CsiVolume[];
+  /** Whether the run stopped at its placement budget with more to place (a follow-up evaluation goes on). */
+  more: boolean;
 }
 
 /** Context of a scheduling run. */
@@ -44,6 +46,12 @@ export interface SchedContext {
   readonly forceReschedule: boolean;
   /** Stop without the shutdown delay (recorded on the allocation for the client). */
   readonly noShutdownDelay?: boolean;
+  /**
+   * Most allocations this run places before it stops, leaving the rest to a follow-up evaluation
+   * (`plan.more`): one write per slice, so placing a large job yields to other requests between
+   * them. Unset (a job plan, a dry run): no limit.
+   */
+  readonly placementBudget?: number;
   /** IDs of the allocations the clients have not finished (a cache; every allocation is scanned without it). */
   readonly activeAllocIds?: Iterable<string>;
 }
@@ -51,6 +59,7 @@ export interface SchedContext {
 /** An empty plan. */
 export function emptyPlan(): SchedulePlan {
   return {
+    more: false,
     place: [],
     stop: [],
     inPlace: [],

@@ -230,6 +230,10 @@ function placeMissing(run: Run, ga: GroupAllocs, keep: readonly Allocation[], dd
   let missing = g.Count - keep.length - complete.length - ga.occupied;
   let next = 0;
   while (missing > 0) {
+    if (run.placesLeft <= 0) {
+      run.plan.more = true; // the rest is placed by a follow-up evaluation
+      break;
+    }
     while (used.has(next)) next++;
     const r = run.select(g, {});
     if (!r.node) {

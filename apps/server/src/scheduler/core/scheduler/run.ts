@@ -16,6 +16,8 @@ export interface Run {
   readonly failedForVersion: boolean;
   /** Whether this version wants a deployment (service job with an update block, none finished). */
   readonly wantsDeployment: boolean;
+  /** Placements left before the run stops at its budget (see SchedContext.placementBudget). */
+  placesLeft: number;
   /** The deployment this plan works on (a copy), if any yet. */
   deployment: Deployment | undefined;
   /** The running deployment of this version as stored, if any. */
@@ -57,6 +59,7 @@ export function startRun(ctx: SchedContext, world: World, plan: SchedulePlan, jo
     failedForVersion: deployments.some((d) => ofVersion(d) && d.Status === DeploymentStatus.Failed),
     wantsDeployment:
       job.Type === JobType.Service && job.TaskGroups.some((g) => g.Update !== null) && !terminalForVersion,
+    placesLeft: ctx.placementBudget ?? Number.POSITIVE_INFINITY,
     deployment: stored ? structuredClone(stored) : undefined,
     storedDeployment: stored,
     ensureDeployment() {
@@ -70,15 +73,17 @@ export function startRun(ctx: SchedContext, world: World, plan: SchedulePlan, jo
     },
     desired: (group) => desiredOf(plan, group),
     select: (g, options) => selectNode(ctx, world, job, g, options),
-    place: (g, r, o) =>
-      placeAlloc(ctx, world, plan, {
+    place: (g, r, o) => {
+      run.placesLeft--;
+      return placeAlloc(ctx, world, plan, {
         ...o,
         job,
         group: g,
         node: r.node as NonNullable<PlaceResult['node']>,
         metric: r.metric,
         eval: ev,
-      }),
+      });
+    },
   };
   return run;
 }

@@ -1,6 +1,6 @@
 import { AllocDesiredStatus, DeploymentStatus } from '@sked/model';
 import { clientTerminal, isLive } from '../internal/status.js';
-import type { Evaluation, Job } from '../types.js';
+import type { Allocation, Evaluation, Job } from '../types.js';
 import { desiredOf, emptyPlan, type SchedContext, type SchedulePlan } from './plan.js';
 import { reconcileGroup } from './reconcile-group.js';
 import { startRun } from './run.js';
@@ -54,7 +54,20 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
   }
 
   const run = startRun(ctx, world, plan, job, ev);
-  for (const g of job.TaskGroups) reconcileGroup(run, g, mine);
+  // each group reconciles its own allocations: one pass over the job's, not one per group
+  const byGroup = new Map<string, Allocation[]>();
+  for (const a of mine) {
+    const list = byGroup.get(a.TaskGroup);
+    if (list) list.push(a);
+    else byGroup.set(a.TaskGroup, [a]);
+  }
+  for (const g of job.TaskGroups) {
+    if (run.placesLeft <= 0) {
+      plan.more = true; // the next slice of the job is a follow-up evaluation's
+      break;
+    }
+    reconcileGroup(run, g, byGroup.get(g.Name) ?? []);
+  }
   const dep = run.deployment;
   plan.deployment = dep;
   if (dep && !plan.deploymentCreated && JSON.stringify(dep) === JSON.stringify(run.storedDeployment))

@@ -16,12 +16,46 @@ export interface Usage {
 export interface World {
   nodes: Node[];
   usage: Map<string, Usage>;
-  /** Live allocations (including those placed by this plan, minus those it stops). */
-  live: Allocation[];
+  /** Live allocations per job (`namespace\0id`, then by allocation ID): those placed by this plan included, those it stops not. */
+  live: Map<string, Map<string, Allocation>>;
+  /** Live allocations per node of each job (`namespace\0id`) and of each group (`namespace\0id\0group`). */
+  onNode: Map<string, Map<string, number>>;
+  /** The nodes by ID. */
+  byNode: Map<string, Node>;
   /** Volumes touched by this run (copies whose claims the plan changes). */
   volumes: Map<string, CsiVolume>;
   /** Host ports in use per node. */
   ports: Map<string, Set<number>>;
+  /** IDs of the allocations this run placed (live, not yet in the state: their claims count too). */
+  placed: Set<string>;
+}
+
+/** The key of a job in {@link World.live} and {@link World.onNode}. */
+export const jobLiveKey = (namespace: string, jobId: string): string => `${namespace}\u0000${jobId}`;
+
+/** The key of a job's group in {@link World.onNode}. */
+export const groupLiveKey = (namespace: string, jobId: string, group: string): string =>
+  `${namespace}\u0000${jobId}\u0000${group}`;
+
+function bumpOn(world: World, key: string, nodeId: string, delta: number): void {
+  let counts = world.onNode.get(key);
+  if (!counts) world.onNode.set(key, (counts = new Map()));
+  const n = (counts.get(nodeId) ?? 0) + delta;
+  if (n > 0) counts.set(nodeId, n);
+  else counts.delete(nodeId);
+}
+
+/** Adds (or removes) a live allocation in the run's indexes: constant time, whatever the job's size. */
+function track(world: World, a: Allocation, live: boolean): void {
+  const key = jobLiveKey(a.Namespace, a.JobID);
+  let ofJob = world.live.get(key);
+  if (!ofJob) world.live.set(key, (ofJob = new Map()));
+  if (live === ofJob.has(a.ID)) return;
+  if (live) ofJob.set(a.ID, a);
+  else ofJob.delete(a.ID);
+  const delta = live ? 1 : -1;
+  bumpOn(world, key, a.NodeID, delta);
+  bumpOn(world, groupLiveKey(a.Namespace, a.JobID, a.TaskGroup), a.NodeID, delta);
 }
 
 /** Resources an allocation of a group asks for. */
@@ -75,7 +109,18 @@ export function buildWorld(ctx: SchedContext): World {
     if (!set) ports.set(a.NodeID, (set = new Set()));
     for (const p of allocPorts(a)) set.add(p.Value);
   }
-  return { nodes, usage, live, volumes: new Map(), ports };
+  const world: World = {
+    nodes,
+    usage,
+    live: new Map(),
+    onNode: new Map(),
+    byNode: new Map(nodes.map((n) => [n.ID, n])),
+    volumes: new Map(),
+    ports,
+    placed: new Set(),
+  };
+  for (const a of live) track(world, a, true);
+  return world;
 }
 
 /** Frees what a stopped allocation held. */
@@ -86,14 +131,16 @@ export function release(world: World, a: Allocation): void {
     u.memory -= a.Resources.MemoryMB;
     u.disk -= a.Resources.DiskMB;
   }
-  world.live = world.live.filter((x) => x.ID !== a.ID);
+  track(world, a, false);
+  world.placed.delete(a.ID);
   const set = world.ports.get(a.NodeID);
   if (set) for (const p of allocPorts(a)) set.delete(p.Value);
 }
 
 /** Adds what a placed allocation takes. */
 export function occupy(world: World, a: Allocation, nodeId: string, ask: Usage): void {
-  world.live.push(a);
+  track(world, a, true);
+  world.placed.add(a.ID);
   const u = world.usage.get(nodeId);
   if (u) {
     u.cpu += ask.cpu;

@@ -10,6 +10,7 @@ import type {
   Node,
   PendingEventOf,
 } from '../types.js';
+import { jobKey } from './keys.js';
 import type { TableName, TableTypes } from './tables.js';
 
 /**
@@ -240,14 +241,43 @@ function eventsOfChange(kind: WriteKind, c: LoggedChange, index: number, out: Pe
 }
 
 /**
+ * The changes of `log` with every job's changes merged into its first one (the write's first
+ * `before`, its last `after`): a write that puts a job twice (a registration, then the status its
+ * allocations and evaluations give it) has one event about it, showing what reads show after the
+ * commit, never an intermediate state (a re-registered stopped job is not `dead` with `Stop: false`).
+ */
+function mergedJobChanges(log: readonly LoggedChange[]): LoggedChange[] {
+  const first = new Map<string, number>();
+  const out: LoggedChange[] = [];
+  for (const c of log) {
+    if (c.table !== 'jobs') {
+      out.push(c);
+      continue;
+    }
+    const item = c.after ?? c.before;
+    const key = item === undefined ? undefined : jobKey(item.Namespace, item.ID);
+    const at = key === undefined ? undefined : first.get(key);
+    if (key === undefined || at === undefined) {
+      if (key !== undefined) first.set(key, out.length);
+      out.push(c);
+    } else {
+      const earlier = out[at] as LoggedChange<'jobs'>;
+      out[at] = changeOf('jobs', earlier.before, c.after);
+    }
+  }
+  return out;
+}
+
+/**
  * The events of a write, derived from its changes in the order it made them: the one place events
- * come from, so a write cannot forget one (see each topic's rule above).
+ * come from, so a write cannot forget one (see each topic's rule above). A job's changes in one
+ * write are one change (see {@link mergedJobChanges}).
  * @param kind - What the write is (see {@link WriteKind}).
  * @param log - The write's puts and deletes, in order.
  * @param index - The index the write commits at.
  */
 export function deriveEvents(kind: WriteKind, log: readonly LoggedChange[], index: number): PendingEvent[] {
   const out: PendingEvent[] = [];
-  for (const c of log) eventsOfChange(kind, c, index, out);
+  for (const c of mergedJobChanges(log)) eventsOfChange(kind, c, index, out);
   return out;
 }

@@ -2,7 +2,8 @@ import { AllocClientStatus, EvalStatus, JobStatus, nullRecord, ownValue, setOwn 
 import { clientTerminal, isParent } from '../internal/status.js';
 import type { Allocation, Evaluation, Job, JobSummary, TaskGroupSummary } from '../types.js';
 import { jobKey, versionKey } from './keys.js';
-import type { Deriver, Txn } from './store.js';
+import type { Change, Deriver, Txn } from './store.js';
+import { refreshByDelta } from './summary-delta.js';
 
 const noAllocs = (): TaskGroupSummary => ({
   Queued: 0,
@@ -76,6 +77,30 @@ function summaryOf(
   return summary;
 }
 
+const GROUP_COUNTS = ['Queued', 'Complete', 'Failed', 'Running', 'Starting', 'Lost', 'Unknown'] as const;
+
+/**
+ * Whether two summaries of a job hold the same counts (their `ModifyIndex` aside): field by field,
+ * without serialising them (a job of thousands of groups is refreshed on every write that touches it).
+ */
+function sameSummary(a: JobSummary, b: JobSummary): boolean {
+  if (a.JobID !== b.JobID || a.Namespace !== b.Namespace || a.CreateIndex !== b.CreateIndex) return false;
+  if (
+    a.Children.Pending !== b.Children.Pending ||
+    a.Children.Running !== b.Children.Running ||
+    a.Children.Dead !== b.Children.Dead
+  )
+    return false;
+  const groups = Object.keys(b.Summary);
+  if (Object.keys(a.Summary).length !== groups.length) return false;
+  for (const g of groups) {
+    const x = Object.hasOwn(a.Summary, g) ? a.Summary[g] : undefined;
+    const y = b.Summary[g];
+    if (x === undefined || y === undefined || GROUP_COUNTS.some((k) => x[k] !== y[k])) return false;
+  }
+  return true;
+}
+
 /**
  * Brings a job's derived state up to date inside a write: its status (stored on the job and its
  * current version, with a JobRegistered event when it changes) and its summary; then its parent's.
@@ -93,8 +118,7 @@ function refreshJob(tx: Txn, namespace: string, id: string): void {
   }
   const summary = summaryOf(tx, job, allocs, evals);
   const prev = tx.get('summaries', jobKey(namespace, id));
-  const same =
-    prev && JSON.stringify({ ...prev, ModifyIndex: 0 }) === JSON.stringify({ ...summary, ModifyIndex: 0 });
+  const same = prev !== undefined && sameSummary(prev, summary);
   if (!same) tx.put('summaries', summary);
   if (job.ParentID !== '' && (!same || status !== job.Status)) refreshJob(tx, namespace, job.ParentID);
 }
@@ -114,10 +138,27 @@ export const deriveJobStatus: Deriver = (tx, changes) => {
     note(job.Namespace, job.ID);
     if (c.after === undefined) note(job.Namespace, job.ParentID);
   }
-  for (const table of ['allocs', 'evals'] as const)
-    for (const c of changes.get(table)?.values() ?? []) {
-      const item = (c.after ?? c.before) as Allocation | Evaluation;
-      note(item.Namespace, item.JobID);
-    }
-  for (const { namespace, id } of jobs.values()) refreshJob(tx, namespace, id);
+  // jobs whose own record or evaluations changed are recomputed; those with only allocation
+  // changes are moved by those changes (state/summary-delta.ts)
+  const full = new Set(jobs.keys());
+  const allocChanges = new Map<string, { namespace: string; id: string; changes: Change[] }>();
+  for (const c of changes.get('evals')?.values() ?? []) {
+    const e = (c.after ?? c.before) as Evaluation;
+    note(e.Namespace, e.JobID);
+    if (e.JobID !== '') full.add(jobKey(e.Namespace, e.JobID));
+  }
+  for (const c of changes.get('allocs')?.values() ?? []) {
+    const a = (c.after ?? c.before) as Allocation;
+    note(a.Namespace, a.JobID);
+    const key = jobKey(a.Namespace, a.JobID);
+    let entry = allocChanges.get(key);
+    if (!entry) allocChanges.set(key, (entry = { namespace: a.Namespace, id: a.JobID, changes: [] }));
+    entry.changes.push(c);
+  }
+  const parent = (namespace: string, id: string): void => refreshJob(tx, namespace, id);
+  for (const [key, { namespace, id }] of jobs) {
+    const delta = full.has(key) ? undefined : allocChanges.get(key);
+    if (delta && refreshByDelta(tx, namespace, id, delta.changes, parent)) continue;
+    refreshJob(tx, namespace, id);
+  }
 };
