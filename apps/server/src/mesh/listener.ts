@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { createHttpApp, DEFAULT_MAX_BODY } from '../http/app.js';
+import { createHttpApp } from '../http/app.js';
 import { gracefulClose, hostForUrl, listeningPort } from '../http/listen.js';
 import { guardLocalOnly, type LocalOnlyOptions } from '../http/local-only.js';
-import type { Acl } from '../scheduler/acl/index.js';
+import type { PeeringAcl } from './access.js';
 import type { ExchangeLimits } from './dialer.js';
 import { createFilePeeringStore } from './file-store.js';
 import { registerInternalRoutes } from './internal-routes.js';
@@ -17,7 +17,7 @@ export interface MeshListenerOptions {
   /** Port; 0 picks a free one. */
   readonly port: number;
   /** The server's ACL. */
-  readonly acl: Acl;
+  readonly acl: PeeringAcl;
   /** Datacenter of this server. */
   readonly datacenter: string;
   /** Heartbeat interval of peering streams, in milliseconds. */
@@ -68,7 +68,7 @@ export async function startMeshListener(options: MeshListenerOptions): Promise<M
     exchangeLimits: options.exchangeLimits,
   });
   const shutdown = new AbortController();
-  const app = createHttpApp({ maxBody: options.maxBody ?? DEFAULT_MAX_BODY });
+  const app = createHttpApp(options.maxBody === undefined ? {} : { maxBody: options.maxBody });
   guardLocalOnly(app, options.localOnly ?? {});
   app.addHook('preClose', (done) => {
     shutdown.abort();

@@ -1,6 +1,7 @@
 import { mkdtempSync, rm, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DEFAULTS } from '../../defaults.js';
 
 import { createClientUpdate } from './allocs/client-update.js';
 import { createAllocWrites } from './allocs/writes.js';
@@ -62,7 +63,7 @@ function contextOf(options: ClusterOptions): CoreContext {
   store.derive(deriveJobStatus);
   if (options.onEvents !== undefined) store.onEvents(options.onEvents);
   return {
-    region: options.region ?? 'global',
+    region: options.region ?? DEFAULTS.region,
     store,
     clock,
     timers: createTimers(clock),
@@ -123,8 +124,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   if (options.persistence?.restored === undefined) {
     registerSimulatedNodes(ctx, {
-      count: options.nodes ?? 3,
-      datacenter: options.datacenter ?? 'dc1',
+      count: options.nodes ?? DEFAULTS.nodes,
+      datacenter: options.datacenter ?? DEFAULTS.datacenter,
       drivers: driverNames,
     });
   } else {
