@@ -112,3 +112,5 @@ export function createSecretsService(options: SecretsServiceOptions = {}): Secre
 export { createMemorySecretsStore } from './store.js';
 export type { TokenLookup } from './tokens.js';
 export type { GroupRecord, RecordTable, SecretsStore, TokenRecord, TokenTable, UserRecord } from './store.js';
+export type { RunningSecrets, StartSecretsOptions } from './start.js';
+export { startSecretsService } from './start.js';
