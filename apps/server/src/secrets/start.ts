@@ -9,7 +9,7 @@ import {
   type ServiceListenOptions,
 } from '../http/listen.js';
 import { guardLocalOnly } from '../http/local-only.js';
-import { createSecretsService, type SecretsService } from './index.js';
+import { createSecretsService, type SecretsService } from './service.js';
 import type { SecretsStore } from './store.js';
 
 /** Options of {@link startSecretsService}. */
