@@ -1,3 +1,4 @@
+import { DEFAULTS } from '../defaults.js';
 import { createHttpApp } from '../http/app.js';
 import {
   gracefulClose,
@@ -19,10 +20,10 @@ import { createMemoryPeeringStore, type PeeringStore } from './store.js';
 export interface StartMeshOptions extends ServiceListenOptions {
   /** The server's ACL (the `peering` access of each token). */
   readonly acl: PeeringAcl;
-  /** Datacenter of this server. */
-  readonly datacenter: string;
-  /** Heartbeat interval of peering streams, in milliseconds. */
-  readonly heartbeatMs: number;
+  /** Datacenter of this server. @defaultValue `dc1` */
+  readonly datacenter?: string | undefined;
+  /** Heartbeat interval of peering streams, in milliseconds. @defaultValue 10000 */
+  readonly heartbeatMs?: number | undefined;
   /** File keeping the peerings across restarts. @defaultValue none (memory only) */
   readonly stateFile?: string | undefined;
   /** A store to use instead (tests, the data dir). @defaultValue a memory or file store */
@@ -53,8 +54,8 @@ export async function startMeshService(options: StartMeshOptions): Promise<Runni
       : createFilePeeringStore(options.stateFile));
   const service = createMeshService({
     store,
-    datacenter: options.datacenter,
-    heartbeatMs: options.heartbeatMs,
+    datacenter: options.datacenter ?? DEFAULTS.datacenter,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
     cleanupMs: options.cleanupMs,
     exchangeLimits: options.exchangeLimits,
   });
