@@ -24,12 +24,44 @@ async function pipeline(script: string): Promise<{ stdout: string; stderr: strin
   });
 }
 
+/** A batch job whose registrations (one event each) the quiet stream above waits for. */
+function probeJob(round: number): Record<string, unknown> {
+  return {
+    ID: 'pipe-probe',
+    Name: 'pipe-probe',
+    Type: 'batch',
+    Datacenters: ['*'],
+    Meta: { round: String(round) },
+    TaskGroups: [
+      {
+        Name: 'probe',
+        Count: 1,
+        Tasks: [
+          { Name: 'probe', Driver: 'mock', Config: { run_for: '1s' }, Resources: { CPU: 10, MemoryMB: 16 } },
+        ],
+      },
+    ],
+  };
+}
+
 describe.concurrent('sked in a shell pipe', () => {
-  it('ends event stream as soon as the reader is gone, without waiting for an event to write', async () => {
-    // No event ever comes for this job: before, the stream only saw the closed pipe on a write.
-    const { stdout, stderr } = await pipeline(
-      'sked event stream --topic Job:no-such-job | head -n 0; echo "sked exited ${PIPESTATUS[0]}" >&2',
+  it('ends event stream with exit 0 at its first write after the reader is gone', async () => {
+    // `head -n 0` exits at once; sked sees the closed pipe when it writes the next event (EPIPE),
+    // as the service's own CLI does. Register the job until one of its events reaches sked.
+    const done = pipeline(
+      'sked event stream --topic Job:pipe-probe | head -n 0; echo "sked exited ${PIPESTATUS[0]}" >&2',
     );
+    let finished = false;
+    void done.finally(() => (finished = true)).catch(() => undefined);
+    for (let i = 0; i < 200 && !finished; i++) {
+      const res = await fetch(`${server.url}/v1/jobs`, {
+        method: 'POST',
+        body: JSON.stringify({ Job: probeJob(i) }),
+      });
+      expect(res.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { stdout, stderr } = await done;
     expect(stdout).toBe('');
     expect(stderr).toBe('sked exited 0\n');
   });

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { openDurable } from '../dist/durable/index.js';
-import { startServer } from '../dist/http/server.js';
+import { startServer } from '../dist/wiring/server.js';
 import { createCluster } from '../dist/scheduler/core/index.js';
 
 const { values } = parseArgs({

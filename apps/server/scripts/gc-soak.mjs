@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startServer } from '../dist/http/server.js';
+import { startServer } from '../dist/wiring/server.js';
 
 const { values } = parseArgs({
   options: { jobs: { type: 'string', default: '10000' }, concurrency: { type: 'string', default: '32' } },

@@ -4,10 +4,10 @@
  *
  * @packageDocumentation
  */
-export type { RunningServer, StartServerOptions } from './http/server.js';
-export { AclConfigError, startServer } from './http/server.js';
-export type { CliCommand } from './http/cli.js';
-export { USAGE, parseCli } from './http/cli.js';
+export type { RunningServer, StartServerOptions } from './wiring/server.js';
+export { AclConfigError, startServer } from './wiring/server.js';
+export type { CliCommand } from './wiring/cli.js';
+export { USAGE, parseCli } from './wiring/cli.js';
 export type { HttpAppOptions } from './http/app.js';
 export { createHttpApp, DEFAULT_MAX_BODY, sendJson } from './http/app.js';
 export { HttpError } from './http/errors.js';

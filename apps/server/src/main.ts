@@ -4,8 +4,8 @@
  *
  * @packageDocumentation
  */
-import { USAGE, parseCli } from './http/cli.js';
-import { startServer } from './http/server.js';
+import { USAGE, parseCli } from './wiring/cli.js';
+import { startServer } from './wiring/server.js';
 
 async function main(argv: readonly string[]): Promise<number> {
   const command = parseCli(argv);

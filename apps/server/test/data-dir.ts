@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { startServer, type RunningServer, type StartServerOptions } from '../src/http/server.js';
+import { startServer, type RunningServer, type StartServerOptions } from '../src/wiring/server.js';
 
 /** Throwaway data directories and servers started on them (see {@link dataDirServers}). */
 export interface DataDirServers {

@@ -1,15 +1,15 @@
 import { afterAll } from 'vitest';
 import { createAcl, parseAclConfig } from '../src/scheduler/acl/index.js';
-import { startMeshListener, type MeshListener, type MeshListenerOptions } from '../src/mesh/index.js';
+import { startMeshService, type RunningMesh, type StartMeshOptions } from '../src/mesh/index.js';
 
-const started: MeshListener[] = [];
+const started: RunningMesh[] = [];
 afterAll(async () => {
   await Promise.all(started.splice(0).map((listener) => listener.close()));
 });
 
 /** A mesh listener on a free port, closed after the test file, with a fetch shorthand. */
 export interface TestMesh {
-  readonly listener: MeshListener;
+  readonly listener: RunningMesh;
   readonly url: string;
   /** Calls the listener over real HTTP; `body` is sent as JSON (a string as is). */
   call(
@@ -36,10 +36,10 @@ export const TOKENS = {
  * @returns The test mesh.
  */
 export async function startTestMesh(
-  options: Partial<Omit<MeshListenerOptions, 'acl'>> & { acl?: boolean } = {},
+  options: Partial<Omit<StartMeshOptions, 'acl'>> & { acl?: boolean } = {},
 ): Promise<TestMesh> {
   const { acl, ...rest } = options;
-  const listener = await startMeshListener({
+  const listener = await startMeshService({
     host: '127.0.0.1',
     port: 0,
     datacenter: 'dc1',

@@ -2,7 +2,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import type { JobInput } from '@sked/model';
 import { jobFactory, type JobOverrides } from '@sked/testkit';
 import { afterAll, expect } from 'vitest';
-import { startServer, type RunningServer, type StartServerOptions } from '../src/http/server.js';
+import { startServer, type RunningServer, type StartServerOptions } from '../src/wiring/server.js';
 
 /** A started server plus shorthands for requests through fastify's inject. */
 export interface TestServer {

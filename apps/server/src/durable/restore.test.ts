@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 import { dataDirServers } from '../../test/data-dir.js';
 import { jobInput } from '../../test/server.js';
-import { startServer, type RunningServer } from '../http/server.js';
+import { startServer, type RunningServer } from '../wiring/server.js';
 import { openDataDir } from './data-dir.js';
 
 const { freshDir, start } = dataDirServers('sked-durable-', { schedulerPort: 0, nodes: 2 });

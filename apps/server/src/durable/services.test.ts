@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 import { dataDirServers } from '../../test/data-dir.js';
-import type { RunningServer } from '../http/server.js';
+import type { RunningServer } from '../wiring/server.js';
 import { DEFAULT_SETTINGS } from '../secrets/config.js';
 import { issueToken } from '../secrets/tokens.js';
 import { openDurable } from './index.js';

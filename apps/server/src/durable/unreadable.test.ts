@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { dataDirServers } from '../../test/data-dir.js';
 import { eventually, jobInput } from '../../test/server.js';
-import { startServer, type RunningServer } from '../http/server.js';
+import { startServer, type RunningServer } from '../wiring/server.js';
 
 const { freshDir, start } = dataDirServers('sked-unreadable-', { schedulerPort: 0, nodes: 2 });
 

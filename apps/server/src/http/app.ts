@@ -3,6 +3,7 @@ import { gzip as gzipCallback } from 'node:zlib';
 import type { Duplex, Readable } from 'node:stream';
 import Fastify from 'fastify';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEFAULTS } from '../defaults.js';
 import { setReadHeaders } from './blocking.js';
 import { HttpError } from './errors.js';
 import { describeJsonNesting, jsonNestingProblem } from './json-nesting.js';
@@ -30,7 +31,7 @@ export interface HttpAppOptions {
 }
 
 /** Default request body limit: 10 MiB. */
-export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+export const DEFAULT_MAX_BODY: number = DEFAULTS.maxBody;
 
 /** Largest accepted request line plus headers (a long `filter` travels in the URL). */
 export const MAX_HEADER_BYTES = 2 * 1024 * 1024;

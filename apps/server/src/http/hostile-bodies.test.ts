@@ -4,7 +4,7 @@
  * `Content-Type: application/json` exactly on every listener.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer } from '../wiring/server.js';
 import { MAX_JSON_NESTING, jsonNestingProblem } from './json-nesting.js';
 
 const DEEP = 10_000;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { LocalOnlyOptions } from './local-only.js';
 
 /**
  * The host as it goes into a URL: an IPv6 address in brackets.
@@ -41,4 +42,26 @@ export function gracefulClose(app: FastifyInstance, graceMs = 2000): () => Promi
     })();
     return closed;
   };
+}
+
+/** What every service's `startXService` takes: where to listen and the shared HTTP limits. */
+export interface ServiceListenOptions {
+  /** Address to listen on. */
+  readonly host: string;
+  /** Port; 0 picks a free one. */
+  readonly port: number;
+  /** Largest accepted request body in bytes. @defaultValue the service's own */
+  readonly maxBody?: number | undefined;
+  /** Hosts accepted besides the listener's own address and loopback (see `guardLocalOnly`). */
+  readonly localOnly?: LocalOnlyOptions | undefined;
+}
+
+/** What every service's `startXService` returns: a listening service. */
+export interface RunningService {
+  /** Base address, `http://HOST:PORT`. */
+  readonly url: string;
+  /** The fastify instance (for tests and in-process use). */
+  readonly app: FastifyInstance;
+  /** Stops: new connections refused, open ones cut after a grace period; calling it again is a no-op. */
+  close(): Promise<void>;
 }

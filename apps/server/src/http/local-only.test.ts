@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkLocalOnly, hostnameOf, isLoopbackHost } from './local-only.js';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer } from '../wiring/server.js';
 
 /**
  * Issue 22 item 3: a web page cannot drive the server. DNS rebinding (a foreign `Host`), a

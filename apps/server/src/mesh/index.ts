@@ -4,8 +4,9 @@
  *
  * @packageDocumentation
  */
-export type { MeshListener, MeshListenerOptions } from './listener.js';
-export { startMeshListener } from './listener.js';
+export type { PeeringAccess, PeeringAcl, PeeringPrincipal } from './access.js';
+export type { RunningMesh, StartMeshOptions } from './start.js';
+export { startMeshService } from './start.js';
 export type { MeshService, MeshServiceOptions } from './service.js';
 export { createMeshService } from './service.js';
 export type { PeeringDraft, PeeringRole, PeeringSnapshot, PeeringStore, StoredPeering } from './store.js';

@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { sendJson } from '../http/app.js';
-import { secretFromHeaders } from '../scheduler/acl/index.js';
+import { secretFromHeaders } from '../http/guards.js';
 import { EXCHANGE_PATH, PEERING_ID_HEADER, STREAM_PATH, TERMINATE_PATH } from './dialer.js';
 import type { MeshService } from './service.js';
 import { MAX_STREAM_MESSAGE } from './streams.js';

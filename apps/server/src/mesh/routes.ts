@@ -4,9 +4,9 @@ import { sendJson } from '../http/app.js';
 import { blockingRead, type BlockingContext } from '../http/blocking.js';
 import { type Query, queryString } from '../http/conventions.js';
 import { badRequest, forbidden, notFound } from '../http/errors.js';
-import type { Acl, Principal } from '../scheduler/acl/index.js';
-import { secretFromHeaders } from '../scheduler/acl/index.js';
-import { validateBody } from '../scheduler/routes/common.js';
+import { secretFromHeaders } from '../http/guards.js';
+import { validateBody } from '../http/validate.js';
+import type { PeeringAcl, PeeringPrincipal } from './access.js';
 import { checkPartition, checkPeerName } from './names.js';
 import type { MeshService } from './service.js';
 
@@ -15,19 +15,19 @@ export interface MeshRouteContext extends BlockingContext {
   /** The peerings. */
   readonly service: MeshService;
   /** The server's ACL (`peering` access of each token). */
-  readonly acl: Acl;
+  readonly acl: PeeringAcl;
 }
 
 /** Header prefix of the mesh service's read headers. */
 export const MESH_HEADER_PREFIX = 'X-Mesh';
 
-function authenticate(ctx: MeshRouteContext, request: FastifyRequest): Principal {
+function authenticate(ctx: MeshRouteContext, request: FastifyRequest): PeeringPrincipal {
   const principal = ctx.acl.resolve(secretFromHeaders(request.headers, 'x-mesh-token'));
   if (principal === undefined) throw forbidden('ACL token not found');
   return principal;
 }
 
-function requirePeering(principal: Principal, name: string, access: 'read' | 'write'): void {
+function requirePeering(principal: PeeringPrincipal, name: string, access: 'read' | 'write'): void {
   if (!principal.allowPeering(name, access)) throw forbidden('Permission denied');
 }
 

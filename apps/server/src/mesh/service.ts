@@ -13,6 +13,7 @@ import type { PeeringDraft, PeeringStore, StoredPeering } from './store.js';
 import { createStreamHub } from './streams.js';
 import { sameSecret } from '../http/guards.js';
 import { toWire } from './wire.js';
+import { DEFAULTS } from '../defaults.js';
 
 /** Options of {@link createMeshService}. */
 export interface MeshServiceOptions {
@@ -78,7 +79,7 @@ export interface MeshService {
  */
 export function createMeshService(options: MeshServiceOptions): MeshService {
   const { store } = options;
-  const cleanupMs = options.cleanupMs ?? 10_000;
+  const cleanupMs = options.cleanupMs ?? DEFAULTS.meshCleanupMs;
   const watch = createIndexWatch(store.index);
   const serverName = `server.${options.datacenter}.peering.${store.clusterId}.mesh`;
   let addresses: readonly string[] = [];

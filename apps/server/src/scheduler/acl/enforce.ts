@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { forbidden } from '../../http/errors.js';
 import type { Acl, Principal } from './acl.js';
-import { secretFromHeaders } from './acl.js';
+import { secretFromHeaders } from '../../http/guards.js';
 import type { NamespaceCapability, NodeAccess } from './tokens.js';
 
 /**

@@ -4,7 +4,8 @@
  * @packageDocumentation
  */
 export type { Acl, Principal } from './acl.js';
-export { ANONYMOUS_ALL, createAcl, secretFromHeaders } from './acl.js';
+export { ANONYMOUS_ALL, createAcl } from './acl.js';
+export { secretFromHeaders } from '../../http/guards.js';
 export {
   authenticate,
   requireAllNamespace,

@@ -1,6 +1,7 @@
 import { mkdtempSync, rm, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DEFAULTS } from '../../defaults.js';
 
 import { createClientUpdate } from './allocs/client-update.js';
 import { createAllocWrites } from './allocs/writes.js';
@@ -67,7 +68,7 @@ function contextOf(options: ClusterOptions): CoreContext {
   if (options.onEvents !== undefined) store.onEvents(options.onEvents);
   let contain: Containment | undefined;
   const base: Omit<CoreContext, 'contain'> = {
-    region: options.region ?? 'global',
+    region: options.region ?? DEFAULTS.region,
     store,
     clock,
     timers: createTimers(clock, () => (owner, error) => contain?.fail(owner, error)),
@@ -131,8 +132,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
 
   if (options.persistence?.restored === undefined) {
     registerSimulatedNodes(ctx, {
-      count: options.nodes ?? 3,
-      datacenter: options.datacenter ?? 'dc1',
+      count: options.nodes ?? DEFAULTS.nodes,
+      datacenter: options.datacenter ?? DEFAULTS.datacenter,
       drivers: driverNames,
     });
   } else {

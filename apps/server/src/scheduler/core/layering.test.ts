@@ -1,48 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
 import { describe, expect, it } from 'vitest';
+import { serverImports, show } from '../../../test/imports.js';
 
 /**
  * The import layering of the core (see ./README.md, Layout), checked on the source: a new import
- * that breaks it fails here with the file and the import named.
+ * that breaks it fails here with the file and the import named. The layering of the server's
+ * parts (http/, the services, the root) is checked in src/layering.test.ts.
  */
-const CORE = dirname(fileURLToPath(import.meta.url));
-const SRC = resolve(CORE, '../..');
-
-interface Import {
-  /** The importing file, relative to src/. */
-  readonly from: string;
-  /** The imported file, relative to src/ (relative imports only). */
-  readonly to: string;
-  /** `import type` / `export type`: erased at run time. */
-  readonly typeOnly: boolean;
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : sources(path);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') && !path.includes('/test/') ? [path] : [];
-  });
-}
-
-function importsOf(file: string): Import[] {
-  const text = readFileSync(file, 'utf8');
-  const out: Import[] = [];
-  for (const m of text.matchAll(/^(import|export)\s+(type\s+)?[^;]*?from\s+'(\.[^']+)';/gms)) {
-    const target = resolve(dirname(file), (m[3] ?? '').replace(/\.js$/, '.ts'));
-    out.push({ from: relative(SRC, file), to: relative(SRC, target), typeOnly: m[2] !== undefined });
-  }
-  return out;
-}
-
-const all = sources(SRC).flatMap(importsOf);
+const all = serverImports();
 const core = (path: string): string | undefined =>
   path.startsWith('scheduler/core/') ? path.slice('scheduler/core/'.length) : undefined;
 const part = (path: string): string => path.split('/')[0] ?? '';
-const show = (list: readonly Import[]): string[] => list.map((i) => `${i.from} -> ${i.to}`);
 
 /** Parts that write or run (may only be wired together by cluster.ts). */
 const ACTIVE = ['evals', 'jobs', 'allocs', 'volumes', 'nodes', 'deployments', 'client'];

@@ -2,7 +2,7 @@ import { request as httpRequest, type ClientRequest, type IncomingMessage } from
 import { EventPayload, formatProblems, isEventOf, validate } from '@sked/model';
 import { jobFactory } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../http/server.js';
+import { startServer, type RunningServer } from '../../wiring/server.js';
 import type { ClusterEvent } from '../core/index.js';
 
 /**

@@ -7,9 +7,10 @@ import { pipeEventStream, type EventStreamHandle } from './stream.js';
 import { parseTopics, topicRequirements, type TopicRequirement } from './topics.js';
 import type { EventBatch, StreamEvent } from './types.js';
 import { checkNamespaceName } from '../../http/conventions.js';
+import { DEFAULTS } from '../../defaults.js';
 
 /** Default interval between heartbeats of the event stream: 10 s. */
-export const DEFAULT_EVENT_HEARTBEAT_MS = 10_000;
+export const DEFAULT_EVENT_HEARTBEAT_MS: number = DEFAULTS.heartbeatMs;
 
 /** What {@link registerEventStreamRoute} needs. */
 export interface EventStreamContext {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../http/server.js';
+import { startServer, type RunningServer } from '../../wiring/server.js';
 import { ExecExposureError } from './bind.js';
 
 /**

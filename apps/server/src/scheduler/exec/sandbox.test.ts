@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ensureAptPackages } from '@sked/testkit/apt';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../http/server.js';
+import { startServer, type RunningServer } from '../../wiring/server.js';
 import { BWRAP, detectExecSandbox } from './sandbox.js';
 
 /**

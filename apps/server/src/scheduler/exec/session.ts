@@ -7,6 +7,7 @@ import { parseExecParams, type ExecParams } from './params.js';
 import { ExecCommandError, spawnExecProcess, type ExecProcess } from './process.js';
 import { defaultBaseEnv } from '../core/index.js';
 import type { ExecSandbox } from './sandbox.js';
+import { DEFAULTS } from '../../defaults.js';
 
 /** Close code for a client-side problem: bad parameters, permission, unknown alloc or task. */
 export const CLOSE_POLICY = 1008;
@@ -320,7 +321,10 @@ export function serveExecSession(
       else end(CLOSE_SERVER_ERROR, `exec failed: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
-    heartbeat = setInterval(() => send(serverFrame.heartbeat()), Math.max(1, ctx.heartbeatMs ?? 10_000));
+    heartbeat = setInterval(
+      () => send(serverFrame.heartbeat()),
+      Math.max(1, ctx.heartbeatMs ?? DEFAULTS.heartbeatMs),
+    );
     heartbeat.unref();
     for (const message of pending.splice(0)) dispatch(message);
   };

@@ -1,6 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { formatProblems, validate } from '@sked/model';
-import type { Static, TSchema } from 'typebox';
 import type { Query } from '../../http/conventions.js';
 import { checkNamespaceName, checkRegion, queryString, readNamespace } from '../../http/conventions.js';
 import { sendJson } from '../../http/app.js';
@@ -8,7 +6,17 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { requireNamespace, type Acl, type Principal } from '../acl/index.js';
 import type { NamespaceCapability } from '../acl/tokens.js';
 import type { Cluster } from '../core/index.js';
-import type { TokenLookup } from '../../secrets/tokens.js';
+
+export { validateBody } from '../../http/validate.js';
+
+/**
+ * What the secrets service says of a job's `SecretsToken` (the secrets service's token lookup has
+ * this shape; the root wiring hands it over, so the scheduler never imports the secrets service).
+ */
+export type TokenLookup =
+  | { readonly status: 'valid'; readonly policies: readonly string[] }
+  | { readonly status: 'expired' }
+  | { readonly status: 'unknown' };
 
 /** What the scheduler routes need from the server. */
 export interface SchedulerRouteContext {
@@ -144,21 +152,6 @@ export function bodyNamespace(
 export function found<T>(item: T | undefined, message: string): T {
   if (item === undefined) throw notFound(message);
   return item;
-}
-
-/**
- * Validates a JSON body against a schema of `@sked/model`.
- * @param schema - The schema.
- * @param body - The parsed body (undefined when empty).
- * @returns The typed value.
- * @throws 400 naming each field that does not match.
- */
-export function validateBody<S extends TSchema>(schema: S, body: unknown): Static<S> {
-  if (body === undefined || body === null)
-    throw badRequest('Request body is empty; a JSON object is required');
-  const result = validate(schema, body);
-  if (!result.ok) throw badRequest(formatProblems(result.problems));
-  return result.value as Static<S>;
 }
 
 /**

@@ -1,8 +1,14 @@
-import type { FastifyInstance } from 'fastify';
-import { createHttpApp, DEFAULT_MAX_BODY } from '../http/app.js';
-import { gracefulClose, hostForUrl, listeningPort } from '../http/listen.js';
-import { guardLocalOnly, type LocalOnlyOptions } from '../http/local-only.js';
-import type { Acl } from '../scheduler/acl/index.js';
+import { DEFAULTS } from '../defaults.js';
+import { createHttpApp } from '../http/app.js';
+import {
+  gracefulClose,
+  hostForUrl,
+  listeningPort,
+  type RunningService,
+  type ServiceListenOptions,
+} from '../http/listen.js';
+import { guardLocalOnly } from '../http/local-only.js';
+import type { PeeringAcl } from './access.js';
 import type { ExchangeLimits } from './dialer.js';
 import { createFilePeeringStore } from './file-store.js';
 import { registerInternalRoutes } from './internal-routes.js';
@@ -10,42 +16,28 @@ import { registerPeeringRoutes } from './routes.js';
 import { createMeshService, type MeshService } from './service.js';
 import { createMemoryPeeringStore, type PeeringStore } from './store.js';
 
-/** Options of {@link startMeshListener}. */
-export interface MeshListenerOptions {
-  /** Address to listen on. */
-  readonly host: string;
-  /** Port; 0 picks a free one. */
-  readonly port: number;
-  /** The server's ACL. */
-  readonly acl: Acl;
-  /** Datacenter of this server. */
-  readonly datacenter: string;
-  /** Heartbeat interval of peering streams, in milliseconds. */
-  readonly heartbeatMs: number;
-  /** Largest request body in bytes. @defaultValue 10485760 */
-  readonly maxBody?: number | undefined;
+/** Options of {@link startMeshService}. */
+export interface StartMeshOptions extends ServiceListenOptions {
+  /** The server's ACL (the `peering` access of each token). */
+  readonly acl: PeeringAcl;
+  /** Datacenter of this server. @defaultValue `dc1` */
+  readonly datacenter?: string | undefined;
+  /** Heartbeat interval of peering streams, in milliseconds. @defaultValue 10000 */
+  readonly heartbeatMs?: number | undefined;
   /** File keeping the peerings across restarts. @defaultValue none (memory only) */
   readonly stateFile?: string | undefined;
-  /** A store to use instead (tests). @defaultValue a memory or file store */
+  /** A store to use instead (tests, the data dir). @defaultValue a memory or file store */
   readonly store?: PeeringStore | undefined;
   /** How long a deleted peering stays readable, in milliseconds. @defaultValue 10000 */
   readonly cleanupMs?: number | undefined;
   /** Establishment time limits. @defaultValue 2 s per address, 5 s in all */
   readonly exchangeLimits?: ExchangeLimits | undefined;
-  /** Hosts accepted besides the listener's own address and loopback (see `guardLocalOnly`). */
-  readonly localOnly?: LocalOnlyOptions | undefined;
 }
 
-/** A running mesh listener. */
-export interface MeshListener {
-  /** Base address, `http://HOST:PORT`. */
-  readonly url: string;
-  /** The fastify instance. */
-  readonly app: FastifyInstance;
+/** The running mesh service. */
+export interface RunningMesh extends RunningService {
   /** The peerings. */
   readonly service: MeshService;
-  /** Stops: peering streams closed, blocking reads answered, listener closed. */
-  close(): Promise<void>;
 }
 
 /**
@@ -54,7 +46,7 @@ export interface MeshListener {
  * @returns The running listener.
  * @throws the listen error (port in use), or `MeshStateError` for an unusable state file.
  */
-export async function startMeshListener(options: MeshListenerOptions): Promise<MeshListener> {
+export async function startMeshService(options: StartMeshOptions): Promise<RunningMesh> {
   const store =
     options.store ??
     (options.stateFile === undefined
@@ -62,13 +54,13 @@ export async function startMeshListener(options: MeshListenerOptions): Promise<M
       : createFilePeeringStore(options.stateFile));
   const service = createMeshService({
     store,
-    datacenter: options.datacenter,
-    heartbeatMs: options.heartbeatMs,
+    datacenter: options.datacenter ?? DEFAULTS.datacenter,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
     cleanupMs: options.cleanupMs,
     exchangeLimits: options.exchangeLimits,
   });
   const shutdown = new AbortController();
-  const app = createHttpApp({ maxBody: options.maxBody ?? DEFAULT_MAX_BODY });
+  const app = createHttpApp(options.maxBody === undefined ? {} : { maxBody: options.maxBody });
   guardLocalOnly(app, options.localOnly ?? {});
   app.addHook('preClose', (done) => {
     shutdown.abort();

@@ -1,5 +1,5 @@
 import { JobType, type JobInput, type TaskInput } from '@sked/model';
-import type { SchedulerCluster } from '../scheduler/routes/common.js';
+import type { SchedulerCluster } from './routes/common.js';
 
 const task = (name: string, config: Record<string, unknown>): TaskInput => ({
   Name: name,

@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { DEFAULTS } from '../defaults.js';
 import { parseMount } from '../secrets/index.js';
 import { parseStateFlags, STATE_FLAGS, STATE_USAGE } from './cli-state.js';
 import type { StartServerOptions } from './server.js';
@@ -10,22 +11,22 @@ export const USAGE = `Usage: sked-server [options]
 Runs the sked sample server: a local stand-in for the scheduling service's HTTP API.
 
 Options:
-  --bind ADDR             Address to listen on (default 127.0.0.1)
-  --scheduler-port PORT   Port of the scheduling service API (default 4646; 0 picks a free port)
-  --region NAME           Region this server serves (default global)
-  --nodes N               Number of simulated client nodes (default 3)
-  --datacenter NAME       Datacenter of the simulated nodes (default dc1)
+  --bind ADDR             Address to listen on (default ${DEFAULTS.bind})
+  --scheduler-port PORT   Port of the scheduling service API (default ${DEFAULTS.schedulerPort}; 0 picks a free port)
+  --region NAME           Region this server serves (default ${DEFAULTS.region})
+  --nodes N               Number of simulated client nodes (default ${DEFAULTS.nodes})
+  --datacenter NAME       Datacenter of the simulated nodes (default ${DEFAULTS.datacenter})
   --acl                   Enforce ACL tokens (with --acl-tokens FILE; without it a management
                           token named "bootstrap" with a random secret is created and printed)
   --acl-tokens FILE       JSON file of ACL tokens (see README)
   --demo                  Register a few sample jobs of each type at start
-  --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default 10m)
+  --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default ${DEFAULTS.maxBody / (1024 * 1024)}m)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
   --heartbeat-ms MS       Heartbeat interval of event streams, exec sessions and mesh peering
-                          streams in milliseconds (default 10000)
-  --mesh-port PORT        Port of the mesh service API (default 8500; 0 picks a free port; 0 too
+                          streams in milliseconds (default ${DEFAULTS.heartbeatMs})
+  --mesh-port PORT        Port of the mesh service API (default ${DEFAULTS.meshPort}; 0 picks a free port; 0 too
                           when --scheduler-port is 0 and this flag is absent)
-${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default 8200; 0 picks a free port)
+${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default ${DEFAULTS.secretsPort}; 0 picks a free port)
   --secrets-root-token-file FILE
                           Read the root token of the secrets service from FILE (its first
                           line; at most 4 KiB)
@@ -33,7 +34,7 @@ ${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default
                           --secrets-root-token-file: a command-line argument is readable by
                           every local user (ps, /proc/PID/cmdline). Without any of the three,
                           a token is generated and printed once
-  --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ldap)
+  --ldap-mount NAME       Mount of the LDAP auth method under auth/ (default ${DEFAULTS.ldapMount})
   --allowed-host NAME     Also answer requests whose Host header names NAME (repeatable; besides
                           the listener's own address and loopback names; * allows any host)
   --no-exec-sandbox       Run exec commands on the host, not in a sandbox (exec into a mock task

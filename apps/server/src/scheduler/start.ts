@@ -1,0 +1,171 @@
+/**
+ * Starts the scheduling service on its own listener (the first listener of `sked-server`): the
+ * simulated cluster, its HTTP API, the event stream and exec.
+ */
+import { ownValue } from '@sked/model';
+import { DEFAULTS } from '../defaults.js';
+import { createHttpApp } from '../http/app.js';
+import {
+  gracefulClose,
+  hostForUrl,
+  listeningPort,
+  type RunningService,
+  type ServiceListenOptions,
+} from '../http/listen.js';
+import { guardLocalOnly } from '../http/local-only.js';
+import type { Acl } from './acl/index.js';
+import { ClusterError, createCluster, type GcOptions, type StoreOptions } from './core/index.js';
+import { loadDemo } from './demo.js';
+import { createEventBroker, registerEventStreamRoute } from './events/index.js';
+import {
+  assertExecExposureAllowed,
+  detectExecSandbox,
+  registerExecRoute,
+  type ExecAllocation,
+} from './exec/index.js';
+import type { SchedulerCluster, TokenLookup } from './routes/common.js';
+import { registerSchedulerRoutes, rpcAddressOf } from './routes/index.js';
+
+/** Options of {@link startSchedulerService}. */
+export interface StartSchedulerOptions extends ServiceListenOptions {
+  /** The server's ACL (disabled: everything allowed). */
+  readonly acl: Acl;
+  /** Region this server serves. @defaultValue `global` */
+  readonly region?: string | undefined;
+  /** Datacenter of the simulated nodes. @defaultValue `dc1` */
+  readonly datacenter?: string | undefined;
+  /** Number of simulated client nodes. @defaultValue 3 */
+  readonly nodes?: number | undefined;
+  /** Enable the raw_exec driver. @defaultValue false */
+  readonly rawExec?: boolean | undefined;
+  /** Root directory of task directories. @defaultValue a fresh temporary directory */
+  readonly dataRoot?: string | undefined;
+  /** Garbage collection thresholds and interval in ms. @defaultValue the service's */
+  readonly gc?: Partial<GcOptions> | undefined;
+  /** A durable store: every commit goes to it, and the state restored from it. @defaultValue memory only */
+  readonly persistence?: StoreOptions | undefined;
+  /** Register a few sample jobs of each type (not on a restored state). @defaultValue false */
+  readonly demo?: boolean | undefined;
+  /** Heartbeat interval of event streams and exec sessions, in milliseconds. @defaultValue 10000 */
+  readonly heartbeatMs?: number | undefined;
+  /** Run exec commands (into `mock` tasks) in a sandbox. @defaultValue true */
+  readonly execSandbox?: boolean | undefined;
+  /** Looks up a job's `SecretsToken` (the secrets service's). @defaultValue none: every token is unknown */
+  readonly secretsTokens?: ((secret: string) => TokenLookup) | undefined;
+}
+
+/** The running scheduling service. */
+export interface RunningScheduler extends RunningService {
+  /** The cluster behind the API. */
+  readonly cluster: SchedulerCluster;
+}
+
+function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAllocation | undefined {
+  const alloc = cluster.store.allocs.get(allocId);
+  if (alloc === undefined) return undefined;
+  const group = alloc.Job?.TaskGroups.find((g) => g.Name === alloc.TaskGroup);
+  return {
+    id: alloc.ID,
+    namespace: alloc.Namespace,
+    task(name) {
+      const task = group?.Tasks.find((t) => t.Name === name);
+      if (task === undefined) return undefined;
+      const state = ownValue(alloc.TaskStates, name)?.State;
+      return {
+        driver: task.Driver,
+        dir: cluster.taskDir(alloc.ID, name),
+        env: cluster.taskEnv(alloc.ID, name) ?? {},
+        ...(state === undefined ? {} : { state }),
+      };
+    },
+  };
+}
+
+/**
+ * Creates the cluster and listens.
+ * @param options - Listener, cluster, ACL, exec and secrets lookup.
+ * @returns The running service; `close()` stops the listener, then the cluster.
+ * @throws when exec would be exposed without ACLs; the listen error for a port in use.
+ */
+export async function startSchedulerService(options: StartSchedulerOptions): Promise<RunningScheduler> {
+  const { acl, host } = options;
+  const region = options.region ?? DEFAULTS.region;
+  assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
+  // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
+  // while the cluster is created) are in the event stream's buffer.
+  const broker = createEventBroker();
+  const cluster = createCluster({
+    onEvents: (batch) => broker.publish(batch),
+    region,
+    datacenter: options.datacenter ?? DEFAULTS.datacenter,
+    nodes: options.nodes ?? DEFAULTS.nodes,
+    rawExec: options.rawExec ?? false,
+    ...(options.dataRoot === undefined ? {} : { dataRoot: options.dataRoot }),
+    ...(options.gc === undefined ? {} : { gc: options.gc }),
+    ...(options.persistence === undefined ? {} : { persistence: options.persistence }),
+  });
+  const shutdown = new AbortController();
+  const app = createHttpApp({
+    ...(options.maxBody === undefined ? {} : { maxBody: options.maxBody }),
+    mapError: (error) =>
+      ClusterError.is(error) ? { status: error.status, message: error.message } : undefined,
+    readIndex: () => cluster.store.index,
+  });
+  guardLocalOnly(app, options.localOnly ?? {});
+  // Nothing leaves the process before it is durable: a write is answered once its commit is on
+  // disk, and a read never shows what a crash could still undo.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    const pending = cluster.store.synced();
+    if (pending === undefined) done(null, payload);
+    else
+      pending.then(
+        () => done(null, payload),
+        (error: unknown) => done(error as Error),
+      );
+  });
+  app.addHook('preClose', (done) => {
+    shutdown.abort();
+    done();
+  });
+  registerSchedulerRoutes(app, {
+    cluster,
+    acl,
+    region,
+    shutdown: shutdown.signal,
+    rpcAddress: rpcAddressOf(host),
+    ...(options.secretsTokens === undefined ? {} : { secretsTokens: options.secretsTokens }),
+  });
+  registerEventStreamRoute(app, {
+    broker,
+    acl,
+    region,
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
+  registerExecRoute(app, {
+    acl,
+    region,
+    sandbox: options.execSandbox === false ? undefined : detectExecSandbox(),
+    findAllocation: (allocId) => findExecAllocation(cluster, allocId),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
+  try {
+    // A restored state already holds the demo jobs (or what became of them).
+    if (options.demo === true && options.persistence?.restored === undefined) loadDemo(cluster);
+    await app.listen({ host, port: options.port });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await cluster.close();
+    throw error;
+  }
+  const closeApp = gracefulClose(app);
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${hostForUrl(host)}:${listeningPort(app, options.port)}`,
+    app,
+    cluster,
+    close() {
+      closed ??= closeApp().then(() => cluster.close());
+      return closed;
+    },
+  };
+}
