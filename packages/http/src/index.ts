@@ -18,6 +18,7 @@ export type {
   TransportDefaults,
 } from './transport.js';
 export { createTransport, isTransport } from './transport.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 export type {
   FetchInit,
   FetchLike,

@@ -149,7 +149,8 @@ export function createRequest(context: RequestContext): <T>(req: RequestOptions)
     }
 
     try {
-      return await readAnswer<T>(response, { method, parse, shown, redact, stop, log });
+      const maxBytes = req.maxBytes ?? config.maxResponseBytes;
+      return await readAnswer<T>(response, { method, parse, shown, redact, stop, log, maxBytes });
     } catch (error) {
       return fail(error);
     }

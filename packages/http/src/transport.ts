@@ -80,6 +80,12 @@ export interface RequestOptions {
    * @defaultValue `"json"`
    */
   readonly parse?: ParseMode | undefined;
+  /**
+   * Most bytes of this answer's body to read (`0`: no limit); a larger answer rejects with an
+   * {@link ApiError} and the rest is not read. Not applied with `parse: 'stream'`.
+   * @defaultValue the transport's `maxResponseBytes`
+   */
+  readonly maxBytes?: number | undefined;
 }
 
 /**
