@@ -28,6 +28,24 @@ export type {
   TransportOptions,
 } from './config.js';
 
+// Endpoints: the one request path of the clients
+export type { CallOptions, EndpointSpec, Expect, PageOptions, WatchOptions } from './endpoint.js';
+export { attempt, follow, items, lazy, pages, path, send, unusableAnswer } from './endpoint.js';
+export type { ListEndpoint, ReadEndpoint } from './endpoint-builders.js';
+export { listEndpoint, readEndpoint } from './endpoint-builders.js';
+
+// Argument checks
+export {
+  isObject,
+  quote,
+  requireBoolean,
+  requireInteger,
+  requireNonEmpty,
+  requireObject,
+  requireString,
+  requireStringMap,
+} from './validate.js';
+
 // Metadata
 export type { QueryMeta } from './meta.js';
 

@@ -1,12 +1,15 @@
 import type { Transport } from '@sked/http';
-import { attempt, commonQuery, flag, path, send } from '../internal/request.js';
 import {
+  attempt,
+  path,
   requireBoolean,
   requireInteger,
   requireObject,
   requireString,
   requireStringMap,
-} from '../internal/validate.js';
+  send,
+} from '@sked/http';
+import { commonQuery, flag } from '../internal/query.js';
 import type { JobsApi } from './api.js';
 import { encodePayload, jobIdOf } from './bodies.js';
 

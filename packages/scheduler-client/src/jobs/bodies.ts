@@ -1,7 +1,8 @@
 /** Request bodies and checks the job endpoints share: IDs, registration bodies, dispatch payloads. */
 import type { JobInput } from '@sked/model';
 import { InvalidRequestError } from '../errors.js';
-import { quote, requireBoolean, requireId, requireInteger, requireObject } from '../internal/validate.js';
+import { quote, requireBoolean, requireInteger, requireObject } from '@sked/http';
+import { requireId } from '../internal/ids.js';
 import type { RequestOptions } from '../options.js';
 import type { JobRegisterOptions } from './options.js';
 

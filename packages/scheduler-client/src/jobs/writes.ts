@@ -1,15 +1,18 @@
 import type { Transport } from '@sked/http';
 import type { JobInput } from '@sked/model';
 import { InvalidRequestError } from '../errors.js';
-import { attempt, commonQuery, path, send } from '../internal/request.js';
 import {
+  attempt,
+  path,
   quote,
   requireBoolean,
   requireNonEmpty,
   requireObject,
   requireString,
   requireStringMap,
-} from '../internal/validate.js';
+  send,
+} from '@sked/http';
+import { commonQuery } from '../internal/query.js';
 import type { JobsApi } from './api.js';
 import { idOfJob, jobIdOf, registerBody, registerNamespace } from './bodies.js';
 
