@@ -44,6 +44,7 @@ export {
   requireObject,
   requireString,
   requireStringMap,
+  requireWait,
 } from './validate.js';
 
 // Metadata

@@ -2,6 +2,8 @@
  * The one argument validator of the sked clients: every check takes `(value, parameter)` and
  * throws an {@link InvalidRequestError} naming the parameter, with the value quoted by {@link quote}.
  */
+import { formatWait, parseWait } from '@sked/query';
+
 import { InvalidRequestError } from './invalid-request.js';
 
 /**
@@ -113,4 +115,30 @@ export function requireStringMap(value: unknown, parameter: string): Record<stri
     }
   }
   return map as Record<string, string>;
+}
+
+/**
+ * Checks the `wait` of a blocking query and turns it into the duration the services read: a
+ * duration string (`"30s"`, `"5m"`, `"1h30m"`) or a non-negative number of milliseconds.
+ * @since 0.2.0
+ */
+export function requireWait(value: unknown, parameter = 'wait'): string {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) {
+      refuse(
+        `${parameter} must be a duration string or a non-negative number of milliseconds, but got ${quote(value)}.`,
+        parameter,
+        value,
+      );
+    }
+    return formatWait(value);
+  }
+  if (typeof value !== 'string' || !parseWait(value).ok) {
+    refuse(
+      `Invalid wait time ${quote(value)}: use a duration such as "30s", "5m" or "1h30m", or milliseconds.`,
+      parameter,
+      value,
+    );
+  }
+  return value;
 }

@@ -1,7 +1,7 @@
 import { ConfigError, createTransport, isTransport, type Transport, type TransportOptions } from '@sked/http';
 
 import { InvalidRequestError } from './errors.js';
-import { optionalPartition } from './internal/validate.js';
+import { optionalPartition } from './internal/checks.js';
 import { createPeeringsApi, type PeeringsApi } from './peerings.js';
 
 /** Default address of the mesh service. */

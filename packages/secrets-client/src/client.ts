@@ -1,13 +1,15 @@
 import {
   createTransport,
+  isObject,
   isTransport,
+  unusableAnswer,
   type Transport,
   type TransportDefaults,
   type TransportOptions,
 } from '@sked/http';
 
-import { call, isObject, unusableAnswer } from './internal/request.js';
-import { mountPath } from './internal/validate.js';
+import { call } from './internal/envelope.js';
+import { mountPath } from './internal/names.js';
 import { createLdapApi, type LdapApi } from './ldap.js';
 import type { CallOptions, TokenLookup } from './options.js';
 

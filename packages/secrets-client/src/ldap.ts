@@ -1,4 +1,4 @@
-import type { Transport } from '@sked/http';
+import { isObject, path as encodedPath, unusableAnswer, type CallOptions, type Transport } from '@sked/http';
 import {
   LdapConfigRequest,
   validate,
@@ -9,9 +9,8 @@ import {
 } from '@sked/model';
 
 import { InvalidRequestError } from './errors.js';
-import { call, isObject, segment, unusableAnswer } from './internal/request.js';
-import { joinList, requireName } from './internal/validate.js';
-import type { CallOptions } from './options.js';
+import { call } from './internal/envelope.js';
+import { joinList, requireName } from './internal/names.js';
 
 /**
  * Body of a group write: its policies, as an array or a comma-separated string.
@@ -177,7 +176,7 @@ function recordsApi<R, I>(
       return keys;
     },
     async read(name, options) {
-      const path = `${base}/${kind}/${segment(requireName(parameter, name))}`;
+      const path = base + encodedPath`/${kind}/${requireName(name, parameter)}`;
       const envelope = await call<R>(transport, 'GET', path, options, { missingIsUndefined: true });
       if (envelope !== undefined && !isObject(envelope.data)) {
         throw unusableAnswer('GET', path, `a ${kind === 'groups' ? 'group' : 'user'} (data)`, envelope.data);
@@ -185,14 +184,14 @@ function recordsApi<R, I>(
       return envelope?.data;
     },
     async write(name, record, options) {
-      const path = `${base}/${kind}/${segment(requireName(parameter, name))}`;
+      const path = base + encodedPath`/${kind}/${requireName(name, parameter)}`;
       if (typeof record !== 'object' || record === null || Array.isArray(record)) {
         throw new InvalidRequestError(`${kind === 'groups' ? 'group' : 'user'} must be an object.`, 'record');
       }
       await call(transport, 'POST', path, options, { body: body(record) });
     },
     async delete(name, options) {
-      await call(transport, 'DELETE', `${base}/${kind}/${segment(requireName(parameter, name))}`, options);
+      await call(transport, 'DELETE', base + encodedPath`/${kind}/${requireName(name, parameter)}`, options);
     },
   };
 }
@@ -230,13 +229,13 @@ export function createLdapApi(transport: Transport, mountPath: string): LdapApi 
       },
     },
     groups: recordsApi<LdapGroup, LdapGroupInput>(transport, base, 'groups', (record) =>
-      defined({ policies: joinList('policies', record.policies) }),
+      defined({ policies: joinList(record.policies, 'policies') }),
     ),
     users: recordsApi<LdapUser, LdapUserInput>(transport, base, 'users', (record) =>
-      defined({ policies: joinList('policies', record.policies), groups: joinList('groups', record.groups) }),
+      defined({ policies: joinList(record.policies, 'policies'), groups: joinList(record.groups, 'groups') }),
     ),
     async login(username, password, options) {
-      const path = `${base}/login/${segment(requireName('username', username))}`;
+      const path = base + encodedPath`/login/${requireName(username, 'username')}`;
       if (typeof password !== 'string') {
         throw new InvalidRequestError(`password must be a string, not ${typeof password}.`, 'password');
       }

@@ -1,19 +1,8 @@
 /**
- * Options of one call.
+ * Options of one call: signal, timeout, headers (the same for every sked client).
  * @since 0.1.0
  */
-export interface CallOptions {
-  /**
-   * Aborts the call; the promise rejects with the signal's reason.
-   * @defaultValue never aborted
-   */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Timeout of this call in milliseconds (`0`: none).
-   * @defaultValue the client's `timeout`
-   */
-  readonly timeout?: number | undefined;
-}
+export type { CallOptions } from '@sked/http';
 
 /**
  * What `GET /v1/auth/token/lookup-self` says about the calling token.

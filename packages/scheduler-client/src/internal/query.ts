@@ -1,8 +1,6 @@
 /** The query parameters of the scheduling service: flags, `wait`, the shared and the list ones. */
-import { quote, requireBoolean, requireInteger, requireString } from '@sked/http';
-import { formatWait, parseWait } from '@sked/query';
+import { requireBoolean, requireInteger, requireString, requireWait } from '@sked/http';
 
-import { InvalidRequestError } from '../errors.js';
 import type { ListOptions, ReadOptions, RequestOptions } from '../options.js';
 import { filterText, refuseFilterWith } from './filter.js';
 
@@ -15,28 +13,6 @@ export function flag(value: boolean | undefined, parameter: string): true | unde
   return requireBoolean(value, parameter) ? true : undefined;
 }
 
-/** Checks a `wait` and turns it into the duration string the service reads. */
-export function waitText(wait: unknown): string {
-  if (typeof wait === 'number') {
-    if (!Number.isFinite(wait) || wait < 0) {
-      throw new InvalidRequestError(
-        `wait must be a duration string or a non-negative number of milliseconds, but got ${quote(wait)}.`,
-        'wait',
-        wait,
-      );
-    }
-    return formatWait(wait);
-  }
-  if (typeof wait !== 'string' || !parseWait(wait).ok) {
-    throw new InvalidRequestError(
-      `Invalid wait time ${quote(wait)}: use a duration such as "30s", "5m" or "1h30m", or milliseconds.`,
-      'wait',
-      wait,
-    );
-  }
-  return wait;
-}
-
 /** The query parameters every call shares (and, for reads, `stale`, `index` and `wait`). */
 export function commonQuery(
   options: RequestOptions & Pick<ReadOptions, 'stale' | 'index' | 'wait'>,
@@ -46,7 +22,7 @@ export function commonQuery(
     region: options.region === undefined ? undefined : requireString(options.region, 'region'),
     stale: flag(options.stale, 'stale'),
     index: options.index === undefined ? undefined : requireInteger(options.index, 'index'),
-    wait: options.wait === undefined ? undefined : waitText(options.wait),
+    wait: options.wait === undefined ? undefined : requireWait(options.wait),
   };
 }
 
