@@ -1,4 +1,4 @@
-import type { LdapConfigRequest } from '@sked/secrets-client';
+import { ApiError, type LdapConfigRequest } from '@sked/secrets-client';
 import { Command } from 'commander';
 
 import { CliError } from '../errors.js';
@@ -82,7 +82,7 @@ export function kvTable(data: Readonly<Record<string, unknown>>): string {
 
 async function configRead(command: Command): Promise<void> {
   const ctx = await secretsContext(command);
-  const config = await ctx.client.ldap.config.read();
+  const { data: config } = await ctx.client.ldap.config.read();
   ctx.output.out(ctx.output.json ? toJson(config) : kvTable(config));
 }
 
@@ -98,15 +98,18 @@ type Kind = 'groups' | 'users';
 const FIELDS: Record<Kind, readonly string[]> = { groups: ['policies'], users: ['policies', 'groups'] };
 
 async function list(ctx: SecretsContext, kind: Kind): Promise<void> {
-  const names = await ctx.client.ldap[kind].list();
+  const { data: names } = await ctx.client.ldap[kind].list();
   if (ctx.output.json) return ctx.output.out(toJson(names));
   if (names.length === 0) return ctx.output.err(`No value found at auth/${ctx.mount}/${kind}`);
   ctx.output.out(['Keys', '----', ...names].join('\n'));
 }
 
 async function read(ctx: SecretsContext, kind: Kind, name: string): Promise<number> {
-  const record = await ctx.client.ldap[kind].read(name);
-  if (record === undefined) {
+  let record;
+  try {
+    ({ data: record } = await ctx.client.ldap[kind].read(name));
+  } catch (error) {
+    if (!ApiError.is(error) || error.status !== 404) throw error;
     ctx.output.err(`No value found at auth/${ctx.mount}/${kind}/${name}`);
     return 2;
   }
