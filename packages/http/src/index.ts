@@ -14,6 +14,8 @@ export type {
   Query,
   QueryValue,
   RequestOptions,
+  ServiceDefaults,
+  ServiceOptions,
   Transport,
   TransportDefaults,
 } from './transport.js';

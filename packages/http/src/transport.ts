@@ -107,6 +107,19 @@ export interface ApiResponse<T> {
 export type TransportDefaults = Omit<TransportOptions, 'env' | 'envPrefix'>;
 
 /**
+ * The transport options a client of a service without namespaces or regions accepts: the client
+ * sets its own environment prefix and default address.
+ * @since 0.2.0
+ */
+export type ServiceOptions = Omit<TransportOptions, 'namespace' | 'region' | 'envPrefix' | 'defaultAddress'>;
+
+/**
+ * What `withDefaults` of such a client may change.
+ * @since 0.2.0
+ */
+export type ServiceDefaults = Omit<TransportDefaults, 'namespace' | 'region' | 'defaultAddress'>;
+
+/**
  * A configured HTTP client for one service. Plain object: its methods can be destructured.
  * @since 0.1.0
  */

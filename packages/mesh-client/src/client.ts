@@ -3,8 +3,8 @@ import {
   createTransport,
   isTransport,
   type Transport,
-  type TransportDefaults,
-  type TransportOptions,
+  type ServiceDefaults,
+  type ServiceOptions,
 } from '@sked/http';
 
 import { InvalidRequestError } from './errors.js';
@@ -21,10 +21,7 @@ export const MESH_ENV_PREFIX = 'SKED_MESH_';
  * fetch, headers, env, log) with the mesh service's defaults, plus a default partition.
  * @since 0.1.0
  */
-export interface MeshClientOptions extends Omit<
-  TransportOptions,
-  'namespace' | 'region' | 'envPrefix' | 'defaultAddress'
-> {
+export interface MeshClientOptions extends ServiceOptions {
   /**
    * Partition sent with every call that does not name one (env `SKED_MESH_PARTITION`).
    * @defaultValue none (the server's `default`)
@@ -37,10 +34,7 @@ export interface MeshClientOptions extends Omit<
  * partition.
  * @since 0.2.0
  */
-export interface MeshClientDefaults extends Omit<
-  TransportDefaults,
-  'namespace' | 'region' | 'defaultAddress'
-> {
+export interface MeshClientDefaults extends ServiceDefaults {
   /** Partition sent with every call that does not name one. */
   readonly partition?: string | undefined;
 }
