@@ -1,6 +1,7 @@
-import { createClient, type SchedulerClient } from '@sked/scheduler-client';
+import { createSchedulerClient, type SchedulerClient } from '@sked/scheduler-client';
 
 import { meshClientFor } from './mesh-context.js';
+import { connectionOptions } from './service-config.js';
 import { resolveJob } from './resolve.js';
 import { secretsClientFor } from './secrets-context.js';
 
@@ -140,7 +141,11 @@ async function fetchWanted(
 ): Promise<Candidate[]> {
   const flags = flagsOf(words);
   const signal = AbortSignal.timeout(timeoutMs);
-  const scheduler = (): SchedulerClient => createClient({ ...flags, timeout: timeoutMs });
+  const scheduler = (): SchedulerClient =>
+    createSchedulerClient({
+      ...connectionOptions('scheduler', { ...flags, timeout: timeoutMs }),
+      ...(flags.namespace === undefined ? {} : { namespace: flags.namespace }),
+    });
   switch (wanted.kind) {
     case 'jobs': {
       const { data } = await scheduler().jobs.list({ signal });
@@ -157,7 +162,7 @@ async function fetchWanted(
     case 'ldap-users': {
       const kind = wanted.kind === 'ldap-groups' ? 'groups' : 'users';
       const { client } = await secretsClientFor(flags, flagValue(words, '--mount') ?? 'ldap');
-      const names = await client.ldap[kind].list({ signal });
+      const { data: names } = await client.ldap[kind].list({ signal });
       return names.map((name) => ({ id: name, description: kind === 'groups' ? 'LDAP group' : 'LDAP user' }));
     }
     case 'peerings': {

@@ -1,8 +1,9 @@
-import { createClient, type SchedulerClient } from '@sked/scheduler-client';
+import { createSchedulerClient, type SchedulerClient } from '@sked/scheduler-client';
 import type { Command } from 'commander';
 
 import type { ErrorContext } from './errors.js';
 import { processOutput, type Output } from './output.js';
+import { connectionOptions, errorContext } from './service-config.js';
 import { requestTimeout } from './timeout.js';
 
 /** The global flags, accepted before or after the subcommand. */
@@ -21,7 +22,7 @@ export interface SchedulerContext {
   readonly output: Output;
   readonly errors: ErrorContext;
   readonly globals: GlobalOptions;
-  /** The namespace the command works in (flag, `SKED_NAMESPACE`, or `default`). */
+  /** The namespace the command works in (flag, `SKED_NAMESPACE`, or `default`), as the client resolved it. */
   readonly namespace: string;
 }
 
@@ -30,19 +31,11 @@ export function globalsOf(command: Command): GlobalOptions {
   return command.optsWithGlobals<GlobalOptions>();
 }
 
-function envValue(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-/** Builds the scheduling service client from the flags, then `SKED_*`, then the defaults. */
+/** Builds the scheduling service client from the flags; the client resolves `SKED_*` and its defaults. */
 export function schedulerContext(command: Command): SchedulerContext {
   const globals = globalsOf(command);
-  const address = globals.address ?? envValue('SKED_ADDR') ?? 'http://127.0.0.1:4646';
-  const client = createClient({
-    address,
-    timeout: requestTimeout(globals.timeout),
-    ...(globals.token === undefined ? {} : { token: globals.token }),
+  const client = createSchedulerClient({
+    ...connectionOptions('scheduler', { ...globals, timeout: requestTimeout(globals.timeout) }),
     ...(globals.namespace === undefined ? {} : { namespace: globals.namespace }),
     ...(globals.region === undefined ? {} : { region: globals.region }),
   });
@@ -50,12 +43,7 @@ export function schedulerContext(command: Command): SchedulerContext {
     client,
     output: processOutput(globals.json === true),
     globals,
-    namespace: globals.namespace ?? envValue('SKED_NAMESPACE') ?? 'default',
-    errors: {
-      service: 'scheduling service',
-      addressVar: 'SKED_ADDR',
-      tokenVar: 'SKED_TOKEN',
-      address,
-    },
+    namespace: client.transport.config.namespace ?? 'default',
+    errors: errorContext('scheduler', client.transport.config.address),
   };
 }

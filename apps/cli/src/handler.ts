@@ -5,17 +5,14 @@ import { globalsOf } from './context.js';
 import { CliError, isAbort, reportError, type ErrorContext } from './errors.js';
 import { INTERRUPTED } from './interrupt.js';
 import { processOutput } from './output.js';
+import { errorContext, resolvedAddress } from './service-config.js';
 
 /** The error words of a service, from the flags and the environment of the command. */
 export type ErrorContextOf = (command: Command) => ErrorContext;
 
 /** The scheduling service's error words. */
-export const schedulerErrors: ErrorContextOf = (command) => ({
-  service: 'scheduling service',
-  addressVar: 'SKED_ADDR',
-  tokenVar: 'SKED_TOKEN',
-  address: globalsOf(command).address ?? process.env['SKED_ADDR'] ?? 'http://127.0.0.1:4646',
-});
+export const schedulerErrors: ErrorContextOf = (command) =>
+  errorContext('scheduler', resolvedAddress('scheduler', globalsOf(command)));
 
 /**
  * Wraps a command's work for commander: the work returns the exit code (nothing means 0); any

@@ -2,13 +2,10 @@ import { createMeshClient, type MeshClient } from '@sked/mesh-client';
 import type { Command } from 'commander';
 
 import { globalsOf } from './context.js';
-import type { ErrorContext } from './errors.js';
 import type { ErrorContextOf } from './handler.js';
 import { processOutput, type Output } from './output.js';
+import { connectionOptions, errorContext, resolvedAddress, type ConnectionFlags } from './service-config.js';
 import { requestTimeout } from './timeout.js';
-
-/** Default address of the mesh service. */
-export const MESH_DEFAULT_ADDRESS = 'http://127.0.0.1:8500';
 
 /** What a mesh service command needs. */
 export interface MeshContext {
@@ -16,24 +13,11 @@ export interface MeshContext {
   readonly output: Output;
 }
 
-function meshAddress(command: Command): string {
-  return meshAddressFor(globalsOf(command).address);
-}
-
-function meshAddressFor(flag: string | undefined): string {
-  const env = process.env['SKED_MESH_ADDR'];
-  return flag ?? (env === undefined || env === '' ? MESH_DEFAULT_ADDRESS : env);
-}
-
 /** The mesh service's error words. */
-export const meshErrors: ErrorContextOf = (command): ErrorContext => ({
-  service: 'mesh service',
-  addressVar: 'SKED_MESH_ADDR',
-  tokenVar: 'SKED_MESH_TOKEN',
-  address: meshAddress(command),
-});
+export const meshErrors: ErrorContextOf = (command) =>
+  errorContext('mesh', resolvedAddress('mesh', globalsOf(command)));
 
-/** The mesh service client: `--address`/`--token`, then `SKED_MESH_*`, then the default address. */
+/** The mesh service client: `--address`/`--token`, then `SKED_MESH_*`, then the client's default address. */
 export function meshContext(command: Command): MeshContext {
   const globals = globalsOf(command);
   return {
@@ -43,14 +27,6 @@ export function meshContext(command: Command): MeshContext {
 }
 
 /** The mesh service client for the given flags (as {@link meshContext}; shell completion uses it too). */
-export function meshClientFor(flags: {
-  readonly address?: string | undefined;
-  readonly token?: string | undefined;
-  readonly timeout?: number | undefined;
-}): MeshClient {
-  return createMeshClient({
-    address: meshAddressFor(flags.address),
-    ...(flags.timeout === undefined ? {} : { timeout: flags.timeout }),
-    ...(flags.token === undefined ? {} : { token: flags.token }),
-  });
+export function meshClientFor(flags: ConnectionFlags): MeshClient {
+  return createMeshClient(connectionOptions('mesh', flags));
 }

@@ -2,14 +2,11 @@ import { createSecretsClient, type SecretsClient } from '@sked/secrets-client';
 import type { Command } from 'commander';
 
 import { globalsOf, type GlobalOptions } from './context.js';
-import type { ErrorContext } from './errors.js';
 import type { ErrorContextOf } from './handler.js';
 import { processOutput, type Output } from './output.js';
+import { connectionOptions, errorContext, resolvedAddress, type ConnectionFlags } from './service-config.js';
 import { requestTimeout } from './timeout.js';
 import { readUserConfig } from './user-config.js';
-
-/** Default address of the secrets service. */
-export const SECRETS_DEFAULT_ADDRESS = 'http://127.0.0.1:8200';
 
 /** What a secrets service command needs. */
 export interface SecretsContext {
@@ -18,29 +15,17 @@ export interface SecretsContext {
   readonly globals: GlobalOptions;
   /** The mount of the LDAP method (`ldap` = `auth/ldap`). */
   readonly mount: string;
+  /** The address the client talks to. */
   readonly address: string;
 }
 
-function envValue(name: string): string | undefined {
-  const value = process.env[name];
-  return value === undefined || value === '' ? undefined : value;
-}
-
-function secretsAddress(command: Command): string {
-  return globalsOf(command).address ?? envValue('SKED_SECRETS_ADDR') ?? SECRETS_DEFAULT_ADDRESS;
-}
-
 /** The secrets service's error words. */
-export const secretsErrors: ErrorContextOf = (command): ErrorContext => ({
-  service: 'secrets service',
-  addressVar: 'SKED_SECRETS_ADDR',
-  tokenVar: 'SKED_SECRETS_TOKEN',
-  address: secretsAddress(command),
-});
+export const secretsErrors: ErrorContextOf = (command) =>
+  errorContext('secrets', resolvedAddress('secrets', globalsOf(command)));
 
 /**
  * The secrets service client: address from `--address`, `SKED_SECRETS_ADDR`, the saved login,
- * or the default; token from `--token`, `SKED_SECRETS_TOKEN`, or the one `login ldap --save` kept.
+ * or the client's default; token from `--token`, `SKED_SECRETS_TOKEN`, or the one `login ldap --save` kept.
  */
 export async function secretsContext(
   command: Command,
@@ -61,23 +46,14 @@ export async function secretsContext(
  * command: shell completion uses it too). `token: false` sends no token.
  */
 export async function secretsClientFor(
-  flags: {
-    readonly address?: string | undefined;
-    readonly token?: string | undefined;
-    readonly timeout?: number | undefined;
-  },
+  flags: ConnectionFlags,
   mount = 'ldap',
   options: { token?: boolean } = {},
 ): Promise<{ client: SecretsClient; address: string }> {
-  const saved = (await readUserConfig()).secrets ?? {};
-  const address = flags.address ?? envValue('SKED_SECRETS_ADDR') ?? saved.address ?? SECRETS_DEFAULT_ADDRESS;
-  const token =
-    options.token === false ? undefined : (flags.token ?? envValue('SKED_SECRETS_TOKEN') ?? saved.token);
+  const saved = await readUserConfig();
   const client = createSecretsClient({
-    address,
+    ...connectionOptions('secrets', flags, saved, options.token !== false),
     mount,
-    ...(token === undefined ? {} : { token }),
-    ...(flags.timeout === undefined ? {} : { timeout: flags.timeout }),
   });
-  return { client, address };
+  return { client, address: client.transport.config.address };
 }

@@ -1,4 +1,5 @@
 /** Reading an answer: the body of a success, the message of a failure, and what a request body is. */
+import { readText, TooLargeError } from './bounded.js';
 import { ApiError } from './errors.js';
 import { type QueryMeta, readMeta } from './meta.js';
 import type { ApiResponse, ParseMode } from './transport.js';
@@ -13,6 +14,29 @@ export interface AnswerContext {
   /** Clears the request's timeout once the body is read (or handed over as a stream). */
   readonly stop: () => void;
   readonly log: (outcome: string) => void;
+  /** Most bytes of the body to read (`0`: no limit). */
+  readonly maxBytes: number;
+}
+
+/** The body as text within the request's limit, or an `ApiError` saying the limit was passed. */
+async function boundedText(response: Response, context: AnswerContext): Promise<string> {
+  try {
+    return await readText(response, context.maxBytes);
+  } catch (error) {
+    if (!(error instanceof TooLargeError)) throw error;
+    context.stop();
+    context.log(`${response.status} too large`);
+    const { method, shown } = context;
+    throw new ApiError({
+      status: response.status,
+      method,
+      url: shown(),
+      message: `The answer to ${method} ${shown()} is larger than the limit of ${error.limit} bytes (${
+        error.declared ? `Content-Length ${error.seen}` : 'reading stopped there'
+      }); raise maxResponseBytes to read it.`,
+      cause: error,
+    });
+  }
 }
 
 /**
@@ -22,7 +46,7 @@ export interface AnswerContext {
 export async function readAnswer<T>(response: Response, context: AnswerContext): Promise<ApiResponse<T>> {
   const { method, parse, shown, redact, stop, log } = context;
   if (response.status < 200 || response.status > 299) {
-    const text = await response.text();
+    const text = await boundedText(response, context);
     stop();
     const meta = readMeta(response.headers, false) as QueryMeta;
     const { message, body: errorBody } = errorMessage(response, redact(text), method, shown());
@@ -48,7 +72,7 @@ export async function readAnswer<T>(response: Response, context: AnswerContext):
     stop();
     data = response.body;
   } else {
-    const text = await response.text();
+    const text = await boundedText(response, context);
     stop();
     if (parse === 'text') data = text;
     else if (text.trim() === '') data = undefined;

@@ -27,6 +27,7 @@ describe('configuration', () => {
       tokenHeader: 'X-Svc-Token',
       headers: {},
       timeout: 0,
+      maxResponseBytes: 64 * 1024 * 1024,
     });
     expect(config.token).toBeUndefined();
   });

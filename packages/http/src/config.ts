@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 
 import { Agent } from 'undici';
 
+import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 import { ConfigError } from './errors.js';
 import { REDACTED } from './redact.js';
 
@@ -121,6 +122,13 @@ export interface TransportOptions {
    */
   readonly timeout?: number | undefined;
   /**
+   * Most bytes of an answer's body to read, after decompression (`0`: no limit). A larger answer
+   * (by its `Content-Length` or as it arrives) rejects with an {@link ApiError} and the rest is not
+   * read. Not applied to `parse: 'stream'` bodies, which the caller reads.
+   * @defaultValue 67108864 (64 MiB)
+   */
+  readonly maxResponseBytes?: number | undefined;
+  /**
    * Environment to read, or `false` to ignore the environment.
    * @defaultValue `process.env`
    */
@@ -183,6 +191,8 @@ export interface TransportConfig {
   readonly headers: Readonly<Record<string, string>>;
   /** Default timeout per request in milliseconds; `0` means none. */
   readonly timeout: number;
+  /** Most bytes of an answer's body the transport reads; `0` means no limit. */
+  readonly maxResponseBytes: number;
 }
 
 /** Options that {@link resolveConfig} reads. @internal */
@@ -196,6 +206,7 @@ export type ConfigInput = Pick<
   | 'tls'
   | 'headers'
   | 'timeout'
+  | 'maxResponseBytes'
   | 'defaultAddress'
 >;
 
@@ -284,7 +295,22 @@ export function resolveConfig(
     );
   }
 
-  const config: Record<string, unknown> = { address, tokenHeader, headers: { ...input.headers }, timeout };
+  const maxResponseBytes = input.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes < 0) {
+    throw new ConfigError(
+      `The limit ${String(maxResponseBytes)} (option maxResponseBytes) must be a non-negative whole number of bytes.`,
+      'option maxResponseBytes',
+      String(maxResponseBytes),
+    );
+  }
+
+  const config: Record<string, unknown> = {
+    address,
+    tokenHeader,
+    headers: { ...input.headers },
+    timeout,
+    maxResponseBytes,
+  };
   if (namespace !== undefined) config['namespace'] = namespace;
   if (region !== undefined) config['region'] = region;
   if (ca !== undefined || cert !== undefined || skipVerify !== undefined) {

@@ -14,10 +14,13 @@ export type {
   Query,
   QueryValue,
   RequestOptions,
+  ServiceDefaults,
+  ServiceOptions,
   Transport,
   TransportDefaults,
 } from './transport.js';
 export { createTransport, isTransport } from './transport.js';
+export { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 export type {
   FetchInit,
   FetchLike,
@@ -26,6 +29,25 @@ export type {
   TransportConfig,
   TransportOptions,
 } from './config.js';
+
+// Endpoints: the one request path of the clients
+export type { CallOptions, EndpointSpec, Expect, PageOptions, WatchOptions } from './endpoint.js';
+export { attempt, follow, items, lazy, pages, path, send, unusableAnswer } from './endpoint.js';
+export type { ListEndpoint, ReadEndpoint } from './endpoint-builders.js';
+export { listEndpoint, readEndpoint } from './endpoint-builders.js';
+
+// Argument checks
+export {
+  isObject,
+  quote,
+  requireBoolean,
+  requireInteger,
+  requireNonEmpty,
+  requireObject,
+  requireString,
+  requireStringMap,
+  requireWait,
+} from './validate.js';
 
 // Metadata
 export type { QueryMeta } from './meta.js';

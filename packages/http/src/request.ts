@@ -20,8 +20,9 @@ export function requestHref(config: TransportConfig, path: string, query: Query 
       search.append(name, String(value));
     }
   };
-  if (config.namespace !== undefined && !('namespace' in query)) add('namespace', config.namespace);
-  if (config.region !== undefined && !('region' in query)) add('region', config.region);
+  // A parameter given as `undefined` is not given: the default applies (`null` leaves it out).
+  if (config.namespace !== undefined && query['namespace'] === undefined) add('namespace', config.namespace);
+  if (config.region !== undefined && query['region'] === undefined) add('region', config.region);
   for (const name in query) add(name, query[name]);
   const text = search.toString();
   if (text === '') return config.address + path;
@@ -149,7 +150,8 @@ export function createRequest(context: RequestContext): <T>(req: RequestOptions)
     }
 
     try {
-      return await readAnswer<T>(response, { method, parse, shown, redact, stop, log });
+      const maxBytes = req.maxBytes ?? config.maxResponseBytes;
+      return await readAnswer<T>(response, { method, parse, shown, redact, stop, log, maxBytes });
     } catch (error) {
       return fail(error);
     }

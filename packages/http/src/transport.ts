@@ -80,6 +80,12 @@ export interface RequestOptions {
    * @defaultValue `"json"`
    */
   readonly parse?: ParseMode | undefined;
+  /**
+   * Most bytes of this answer's body to read (`0`: no limit); a larger answer rejects with an
+   * {@link ApiError} and the rest is not read. Not applied with `parse: 'stream'`.
+   * @defaultValue the transport's `maxResponseBytes`
+   */
+  readonly maxBytes?: number | undefined;
 }
 
 /**
@@ -99,6 +105,19 @@ export interface ApiResponse<T> {
  * @since 0.1.0
  */
 export type TransportDefaults = Omit<TransportOptions, 'env' | 'envPrefix'>;
+
+/**
+ * The transport options a client of a service without namespaces or regions accepts: the client
+ * sets its own environment prefix and default address.
+ * @since 0.2.0
+ */
+export type ServiceOptions = Omit<TransportOptions, 'namespace' | 'region' | 'envPrefix' | 'defaultAddress'>;
+
+/**
+ * What `withDefaults` of such a client may change.
+ * @since 0.2.0
+ */
+export type ServiceDefaults = Omit<TransportDefaults, 'namespace' | 'region' | 'defaultAddress'>;
 
 /**
  * A configured HTTP client for one service. Plain object: its methods can be destructured.

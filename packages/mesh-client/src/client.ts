@@ -1,25 +1,41 @@
-import { ConfigError, createTransport, isTransport, type Transport, type TransportOptions } from '@sked/http';
+import {
+  ConfigError,
+  createTransport,
+  isTransport,
+  type Transport,
+  type ServiceDefaults,
+  type ServiceOptions,
+} from '@sked/http';
 
 import { InvalidRequestError } from './errors.js';
-import { optionalPartition } from './internal/validate.js';
+import { optionalPartition } from './internal/checks.js';
 import { createPeeringsApi, type PeeringsApi } from './peerings.js';
 
 /** Default address of the mesh service. */
-const DEFAULT_MESH_ADDRESS = 'http://127.0.0.1:8500';
+export const MESH_DEFAULT_ADDRESS = 'http://127.0.0.1:8500';
+/** Prefix of the environment variables the mesh client reads (`SKED_MESH_ADDR`, ...). */
+export const MESH_ENV_PREFIX = 'SKED_MESH_';
 
 /**
  * Options of {@link createMeshClient}: the transport's options (address, token, TLS, timeout,
  * fetch, headers, env, log) with the mesh service's defaults, plus a default partition.
  * @since 0.1.0
  */
-export interface MeshClientOptions extends Omit<
-  TransportOptions,
-  'namespace' | 'region' | 'envPrefix' | 'defaultAddress'
-> {
+export interface MeshClientOptions extends ServiceOptions {
   /**
    * Partition sent with every call that does not name one (env `SKED_MESH_PARTITION`).
    * @defaultValue none (the server's `default`)
    */
+  readonly partition?: string | undefined;
+}
+
+/**
+ * Defaults a derived client applies (see {@link MeshClient.withDefaults}): the transport's, and the
+ * partition.
+ * @since 0.2.0
+ */
+export interface MeshClientDefaults extends ServiceDefaults {
+  /** Partition sent with every call that does not name one. */
   readonly partition?: string | undefined;
 }
 
@@ -35,6 +51,36 @@ export interface MeshClient {
   readonly partition: string | undefined;
   /** The peering endpoints. */
   readonly peerings: PeeringsApi;
+  /**
+   * Derives a client with other defaults (token, address, partition, timeout, headers); this one
+   * is unchanged.
+   * @param defaults - The defaults to change.
+   * @returns A new client.
+   * @throws {@link ConfigError} for an invalid option or partition.
+   */
+  withDefaults(this: void, defaults: MeshClientDefaults): MeshClient;
+}
+
+function checkedPartition(value: string | undefined, source: string): string | undefined {
+  try {
+    return optionalPartition(value, source);
+  } catch (error) {
+    if (!InvalidRequestError.is(error)) throw error;
+    throw new ConfigError(error.message, source, String(error.value));
+  }
+}
+
+function build(transport: Transport, partition: string | undefined): MeshClient {
+  return {
+    transport,
+    partition,
+    peerings: createPeeringsApi(transport, partition),
+    withDefaults: ({ partition: next, ...defaults }) =>
+      build(
+        transport.withDefaults(defaults),
+        next === undefined ? partition : checkedPartition(next, 'option partition'),
+      ),
+  };
 }
 
 /**
@@ -61,29 +107,17 @@ export interface MeshClient {
  * @since 0.1.0
  */
 export function createMeshClient(transportOrOptions: Transport | MeshClientOptions = {}): MeshClient {
-  if (isTransport(transportOrOptions)) {
-    return {
-      transport: transportOrOptions,
-      partition: undefined,
-      peerings: createPeeringsApi(transportOrOptions, undefined),
-    };
-  }
+  if (isTransport(transportOrOptions)) return build(transportOrOptions, undefined);
   const { partition: partitionOption, ...options } = transportOrOptions;
   const transport = createTransport({
     tokenHeader: 'X-Mesh-Token',
     ...options,
-    envPrefix: 'SKED_MESH_',
-    defaultAddress: DEFAULT_MESH_ADDRESS,
+    envPrefix: MESH_ENV_PREFIX,
+    defaultAddress: MESH_DEFAULT_ADDRESS,
   });
   const env = options.env === false ? {} : (options.env ?? process.env);
-  const fromEnv = env['SKED_MESH_PARTITION'];
-  const source = partitionOption === undefined ? 'SKED_MESH_PARTITION' : 'option partition';
-  let partition: string | undefined;
-  try {
-    partition = optionalPartition(partitionOption ?? (fromEnv === '' ? undefined : fromEnv), source);
-  } catch (error) {
-    if (!InvalidRequestError.is(error)) throw error;
-    throw new ConfigError(error.message, source, String(error.value));
-  }
-  return { transport, partition, peerings: createPeeringsApi(transport, partition) };
+  const fromEnv = env[`${MESH_ENV_PREFIX}PARTITION`];
+  const source = partitionOption === undefined ? `${MESH_ENV_PREFIX}PARTITION` : 'option partition';
+  const partition = checkedPartition(partitionOption ?? (fromEnv === '' ? undefined : fromEnv), source);
+  return build(transport, partition);
 }

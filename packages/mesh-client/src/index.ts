@@ -8,8 +8,8 @@
  */
 
 // Client
-export { createMeshClient } from './client.js';
-export type { MeshClient, MeshClientOptions } from './client.js';
+export { createMeshClient, MESH_DEFAULT_ADDRESS, MESH_ENV_PREFIX } from './client.js';
+export type { MeshClient, MeshClientDefaults, MeshClientOptions } from './client.js';
 
 // Peerings
 export type { PeeringListEndpoint, PeeringReadEndpoint, PeeringsApi } from './peerings.js';

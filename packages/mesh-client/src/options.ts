@@ -1,5 +1,4 @@
-import type { ApiResponse } from '@sked/http';
-import type { WatchOptions as QueryWatchOptions } from '@sked/query';
+import type { ApiResponse, CallOptions } from '@sked/http';
 
 /**
  * What every call resolves to: the decoded body and the metadata read from the `X-Mesh-*`
@@ -10,31 +9,16 @@ import type { WatchOptions as QueryWatchOptions } from '@sked/query';
 export type Result<T> = ApiResponse<T>;
 
 /**
- * Options every call accepts.
+ * Options every call accepts: the partition, and the signal, timeout and headers every sked client takes.
  * @since 0.1.0
  */
-export interface RequestOptions {
+export interface RequestOptions extends CallOptions {
   /**
    * Partition of the peering (an edition-restricted feature; servers without it know only
    * `default`).
    * @defaultValue the client's partition, else the server's (`default`)
    */
   readonly partition?: string | undefined;
-  /**
-   * Aborts the request; the promise then rejects with the signal's reason.
-   * @defaultValue none
-   */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Timeout of this request in milliseconds.
-   * @defaultValue the transport's timeout
-   */
-  readonly timeout?: number | undefined;
-  /**
-   * Extra request headers for this call.
-   * @defaultValue none
-   */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -59,7 +43,7 @@ export interface ReadOptions extends RequestOptions {
 /**
  * Options of the `watch` helpers: `wait`, the start `index` and the retry policy (`maxRetries`,
  * `backoffMs`, `maxBackoffMs`, `retryable`, `onError`, `minIntervalMs`, `random`) of
- * `@sked/query`'s `watch`. The signal is the one of the request options.
+ * `@sked/query`'s `watch`. The signal is the one of the request options. The same for every client.
  * @since 0.1.0
  */
-export type WatchOptions = Omit<QueryWatchOptions, 'signal'>;
+export type { WatchOptions } from '@sked/http';

@@ -1,4 +1,15 @@
-import { ApiError, type Query, type Transport } from '@sked/http';
+import {
+  attempt,
+  type EndpointSpec,
+  type Expect,
+  follow,
+  isObject,
+  quote,
+  requireInteger,
+  requireWait,
+  send,
+  type Transport,
+} from '@sked/http';
 import type {
   Peering,
   PeeringEstablishRequest,
@@ -6,19 +17,15 @@ import type {
   PeeringGenerateTokenRequest,
   PeeringGenerateTokenResponse,
 } from '@sked/model';
-import { watch } from '@sked/query';
 
 import { InvalidRequestError } from './errors.js';
 import {
   optionalAddresses,
-  optionalIndex,
   optionalMeta,
   optionalPartition,
-  optionalWait,
-  quote,
   requirePeerName,
   requirePeeringToken,
-} from './internal/validate.js';
+} from './internal/checks.js';
 import type { ReadOptions, RequestOptions, Result, WatchOptions } from './options.js';
 
 /**
@@ -120,23 +127,6 @@ export interface PeeringListEndpoint {
   watch(this: void, options?: ReadOptions & WatchOptions): AsyncIterable<Result<Peering[]>>;
 }
 
-interface Expect {
-  readonly what: string;
-  readonly ok: (data: unknown) => boolean;
-}
-
-interface Spec {
-  readonly method: 'GET' | 'POST' | 'DELETE';
-  readonly path: string;
-  readonly query: Query;
-  readonly body?: unknown;
-  /** What a 2xx answer must be, said as `a peering (a JSON object)`, with its check. */
-  readonly expect?: Expect;
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 const isPeering = (value: unknown): boolean => isObject(value) && typeof value['Name'] === 'string';
 const A_PEERING = { what: 'a peering (an object with a Name)', ok: isPeering };
 const PEERINGS = {
@@ -147,22 +137,6 @@ const A_TOKEN = {
   what: 'a generated token ({"PeeringToken": "..."})',
   ok: (data: unknown) => isObject(data) && typeof data['PeeringToken'] === 'string',
 };
-
-/** Checks a 2xx answer against what the endpoint answers: `null` or a wrong shape is an `ApiError`. */
-function checked<T>(spec: Spec, result: Result<T>): Result<T> {
-  if (spec.expect === undefined || spec.expect.ok(result.data)) return result;
-  const text = JSON.stringify(result.data) ?? 'nothing';
-  throw new ApiError({
-    status: 200,
-    method: spec.method,
-    url: spec.path,
-    message: `The answer to ${spec.method} ${spec.path} is not ${spec.expect.what}: ${
-      text.length > 60 ? `${text.slice(0, 60)}...` : text
-    }.`,
-    body: result.data,
-    meta: result.meta,
-  });
-}
 
 function requireBody(body: unknown, what: string): Record<string, unknown> {
   if (typeof body === 'object' && body !== null && !Array.isArray(body))
@@ -185,59 +159,22 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
   const partitionOf = (options: RequestOptions): string | undefined =>
     optionalPartition(options.partition, 'partition') ?? partition;
 
-  const send = async <T>(spec: Spec, options: RequestOptions): Promise<Result<T>> =>
-    checked(
-      spec,
-      await transport.request<T>({
-        method: spec.method,
-        path: spec.path,
-        query: spec.query,
-        ...(spec.body === undefined ? {} : { body: spec.body }),
-        ...(options.headers === undefined ? {} : { headers: options.headers }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-        ...(options.timeout === undefined ? {} : { timeout: options.timeout }),
-      }),
-    );
+  const call = <T>(build: () => EndpointSpec, options: RequestOptions): Promise<Result<T>> =>
+    attempt(() => send<T>(transport, build(), options));
 
-  // Validation errors become rejections, never synchronous throws.
-  const call = <T>(build: () => Spec, options: RequestOptions): Promise<Result<T>> => {
-    try {
-      return send<T>(build(), options);
-    } catch (error) {
-      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  };
-
-  const readSpec = (path: string, options: ReadOptions, expect: Expect): Spec => ({
+  const readSpec = (path: string, options: ReadOptions, expect: Expect): EndpointSpec => ({
     method: 'GET',
     path,
     expect,
     query: {
       partition: partitionOf(options),
-      index: optionalIndex(options.index),
-      wait: optionalWait(options.wait),
+      index: options.index === undefined ? undefined : requireInteger(options.index, 'index'),
+      wait: options.wait === undefined ? undefined : requireWait(options.wait),
     },
   });
 
   const namePath = (name: unknown): string =>
     `/v1/peering/${encodeURIComponent(requirePeerName(name, 'name'))}`;
-
-  async function* follow<T>(
-    build: () => Spec,
-    options: ReadOptions & WatchOptions,
-  ): AsyncGenerator<Result<T>> {
-    const spec = build();
-    const { signal, ...rest } = options;
-    yield* watch<object, Result<T>>(
-      (cursor, inner) =>
-        send<T>(
-          { ...spec, query: { ...spec.query, index: cursor.index, wait: cursor.wait } },
-          { ...options, signal: inner },
-        ),
-      {},
-      { ...rest, signal },
-    );
-  }
 
   return {
     generateToken: (body, options = {}) =>
@@ -287,7 +224,7 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
         call<Peering>(() => readSpec(namePath(name), options, A_PEERING), options),
       {
         watch: (name: string, options: ReadOptions & WatchOptions = {}) =>
-          follow<Peering>(() => readSpec(namePath(name), options, A_PEERING), options),
+          follow<Peering>(transport, () => readSpec(namePath(name), options, A_PEERING), options),
       },
     ),
 
@@ -302,7 +239,7 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
         call<Peering[]>(() => readSpec('/v1/peerings', options, PEERINGS), options),
       {
         watch: (options: ReadOptions & WatchOptions = {}) =>
-          follow<Peering[]>(() => readSpec('/v1/peerings', options, PEERINGS), options),
+          follow<Peering[]>(transport, () => readSpec('/v1/peerings', options, PEERINGS), options),
       },
     ),
   };

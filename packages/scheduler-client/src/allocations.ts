@@ -2,17 +2,9 @@ import type { Transport } from '@sked/http';
 import type { Allocation, AllocStopResponse, EmptyResponse } from '@sked/model';
 
 import type { ListEndpoint, ReadEndpoint } from './endpoints.js';
-import {
-  attempt,
-  commonQuery,
-  flag,
-  listEndpoint,
-  listQuery,
-  path,
-  readEndpoint,
-  send,
-} from './internal/request.js';
-import { requireAllocId, requireBoolean, requireHexPrefix, requireNonEmpty } from './internal/validate.js';
+import { attempt, listEndpoint, path, readEndpoint, requireBoolean, requireNonEmpty, send } from '@sked/http';
+import { commonQuery, flag, listQuery } from './internal/query.js';
+import { requireAllocId, requireHexPrefix } from './internal/ids.js';
 import type { ListOptions, ReadOptions, RequestOptions, Result } from './options.js';
 
 /**
@@ -163,12 +155,12 @@ export function createAllocationsApi(transport: Transport): AllocationsApi {
         task_states:
           options.taskStates === undefined || requireBoolean(options.taskStates, 'taskStates')
             ? undefined
-            : false,
+            : 'false',
       },
     })),
-    read: readEndpoint<ReadOptions, Allocation>(transport, allocIdOf, (id, options) => ({
+    read: readEndpoint<ReadOptions, Allocation>(transport, (id, options) => ({
       method: 'GET',
-      path: path`/v1/allocation/${id}`,
+      path: path`/v1/allocation/${allocIdOf(id)}`,
       query: commonQuery(options),
     })),
     stop: (allocId, options = {}) =>

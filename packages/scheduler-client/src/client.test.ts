@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { filter, filterBuilder, parseFilter, printFilter } from '@sked/filter';
 
 import { address, fakeClient, fakeFetch } from '../test/fake-fetch.js';
-import { ApiError, createClient, createTransport } from './index.js';
+import { ApiError, createClient, createSchedulerClient, createTransport } from './index.js';
 
 describe('createClient', () => {
   it('builds its transport from options', async () => {
@@ -81,6 +81,15 @@ describe('createClient', () => {
     const reason = new DOMException('stop', 'AbortError');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
+  });
+});
+
+describe('createSchedulerClient', () => {
+  it('is the factory; createClient is its deprecated alias', async () => {
+    expect(createClient).toBe(createSchedulerClient);
+    const { fetch, calls } = fakeFetch(() => ({ json: [] }));
+    await createSchedulerClient({ fetch, env: { SKED_ADDR: address } }).jobs.list();
+    expect(calls[0]?.url.origin).toBe(address);
   });
 });
 

@@ -14,11 +14,24 @@ import { createJobsApi } from './jobs.js';
 import type { JobsApi } from './jobs/api.js';
 import { createVolumesApi, type VolumesApi } from './volumes.js';
 
+/** Default address of the scheduling service. */
+export const SCHEDULER_DEFAULT_ADDRESS = 'http://127.0.0.1:4646';
+/** Prefix of the environment variables the scheduling service client reads (`SKED_ADDR`, ...). */
+export const SCHEDULER_ENV_PREFIX = 'SKED_';
+
+/**
+ * Options of {@link createSchedulerClient}: address, token, namespace, region, TLS, timeout, size
+ * limit, fetch, headers, env, log. Each falls back to a `SKED_*` environment variable, then to the
+ * defaults (`http://127.0.0.1:4646`).
+ * @since 0.2.0
+ */
+export type SchedulerClientOptions = Omit<TransportOptions, 'envPrefix' | 'defaultAddress'>;
+
 /**
  * Defaults a derived client applies to every request (see {@link SchedulerClient.withDefaults}).
  * @since 0.1.0
  */
-export type ClientDefaults = TransportDefaults;
+export type ClientDefaults = Omit<TransportDefaults, 'defaultAddress'>;
 
 /**
  * A client of the scheduling service: plain objects of functions grouped by resource. No method
@@ -77,17 +90,23 @@ export interface SchedulerClient {
  *   an address that is not a URL or a TLS file that cannot be read.
  * @example
  * ```ts
- * import { createClient } from '@sked/scheduler-client';
+ * import { createSchedulerClient } from '@sked/scheduler-client';
  *
- * const client = createClient({ address: 'http://127.0.0.1:4646' });
+ * const client = createSchedulerClient({ address: 'http://127.0.0.1:4646' });
  * const { data: jobs } = await client.jobs.list({ filter: 'Status == "running"' });
  * ```
- * @since 0.1.0
+ * @since 0.2.0
  */
-export function createClient(transportOrOptions: Transport | TransportOptions = {}): SchedulerClient {
+export function createSchedulerClient(
+  transportOrOptions: Transport | SchedulerClientOptions = {},
+): SchedulerClient {
   const transport = isTransport(transportOrOptions)
     ? transportOrOptions
-    : createTransport(transportOrOptions);
+    : createTransport({
+        ...transportOrOptions,
+        envPrefix: SCHEDULER_ENV_PREFIX,
+        defaultAddress: SCHEDULER_DEFAULT_ADDRESS,
+      });
   return {
     transport,
     jobs: createJobsApi(transport),
@@ -95,6 +114,13 @@ export function createClient(transportOrOptions: Transport | TransportOptions = 
     volumes: createVolumesApi(transport),
     events: (options) => streamEvents(transport, options),
     exec: (allocId, task, command, options) => execAllocation(transport, allocId, task, command, options),
-    withDefaults: (defaults) => createClient(transport.withDefaults(defaults)),
+    withDefaults: (defaults) => createSchedulerClient(transport.withDefaults(defaults)),
   };
 }
+
+/**
+ * The former name of {@link createSchedulerClient}.
+ * @deprecated Use {@link createSchedulerClient}; `createClient` is removed in a later release.
+ * @since 0.1.0
+ */
+export const createClient: typeof createSchedulerClient = createSchedulerClient;

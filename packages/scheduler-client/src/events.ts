@@ -3,7 +3,7 @@ import type { TypedEvent } from '@sked/model';
 import { isRetryable, sleep } from '@sked/query';
 
 import { InvalidRequestError } from './errors.js';
-import { quote } from './internal/validate.js';
+import { quote } from '@sked/http';
 
 /**
  * Options of {@link streamEvents} (`client.events`).

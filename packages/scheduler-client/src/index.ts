@@ -8,8 +8,13 @@
  */
 
 // Client
-export { createClient } from './client.js';
-export type { ClientDefaults, SchedulerClient } from './client.js';
+export {
+  createClient,
+  createSchedulerClient,
+  SCHEDULER_DEFAULT_ADDRESS,
+  SCHEDULER_ENV_PREFIX,
+} from './client.js';
+export type { ClientDefaults, SchedulerClient, SchedulerClientOptions } from './client.js';
 
 // Shared options and endpoint shapes
 export type {

@@ -1,5 +1,4 @@
-import type { ApiResponse } from '@sked/http';
-import type { WatchOptions as QueryWatchOptions } from '@sked/query';
+import type { ApiResponse, CallOptions } from '@sked/http';
 import type { FilterInput } from './internal/filter.js';
 
 export type { FilterInput };
@@ -17,7 +16,7 @@ export type Result<T> = ApiResponse<T>;
  * Options every call accepts.
  * @since 0.1.0
  */
-export interface RequestOptions {
+export interface RequestOptions extends CallOptions {
   /**
    * Target namespace. `*` on lists means every namespace the token may read.
    * @defaultValue the transport's namespace (which defaults to `default`)
@@ -28,21 +27,6 @@ export interface RequestOptions {
    * @defaultValue the transport's region, else the region of the server that answers
    */
   readonly region?: string | undefined;
-  /**
-   * Aborts the request; the promise then rejects with the signal's reason.
-   * @defaultValue none
-   */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Timeout of this request in milliseconds.
-   * @defaultValue the transport's timeout
-   */
-  readonly timeout?: number | undefined;
-  /**
-   * Extra request headers for this call.
-   * @defaultValue none
-   */
-  readonly headers?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -111,4 +95,4 @@ export interface ListOptions extends ReadOptions {
  * `watch`. The signal is the one of the request options.
  * @since 0.1.0
  */
-export type WatchOptions = Omit<QueryWatchOptions, 'signal'>;
+export type { WatchOptions } from '@sked/http';

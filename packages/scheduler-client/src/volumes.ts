@@ -5,22 +5,17 @@ import type { ListEndpoint, ReadEndpoint } from './endpoints.js';
 import { InvalidRequestError } from './errors.js';
 import {
   attempt,
-  commonQuery,
-  flag,
   listEndpoint,
-  listQuery,
   path,
-  readEndpoint,
-  send,
-} from './internal/request.js';
-import {
   quote,
-  requireHexPrefix,
-  requireId,
+  readEndpoint,
   requireNonEmpty,
   requireObject,
   requireString,
-} from './internal/validate.js';
+  send,
+} from '@sked/http';
+import { commonQuery, flag, listQuery } from './internal/query.js';
+import { requireHexPrefix, requireId } from './internal/ids.js';
 import type { ListOptions, ReadOptions, RequestOptions, Result } from './options.js';
 
 /**
@@ -150,9 +145,9 @@ export function createVolumesApi(transport: Transport): VolumesApi {
         },
       };
     }),
-    read: readEndpoint<ReadOptions, CsiVolume>(transport, volumeIdOf, (id, options) => ({
+    read: readEndpoint<ReadOptions, CsiVolume>(transport, (id, options) => ({
       method: 'GET',
-      path: path`/v1/volume/csi/${id}`,
+      path: path`/v1/volume/csi/${volumeIdOf(id)}`,
       query: commonQuery(options),
     })),
     register: (volume, options = {}) =>

@@ -53,7 +53,7 @@ describe('createSecretsClient', () => {
       fetch: f.fetch,
       env: { SKED_SECRETS_ADDR: 'http://secrets.test:8200', SKED_SECRETS_TOKEN: 'tok', SKED_TOKEN: 'other' },
     });
-    expect(await client.ldap.groups.list()).toEqual(['a']);
+    expect((await client.ldap.groups.list()).data).toEqual(['a']);
     expect(f.sent[0]).toMatchObject({
       method: 'LIST',
       url: '/v1/auth/ldap/groups',
@@ -77,18 +77,42 @@ describe('createSecretsClient', () => {
 });
 
 describe('answers', () => {
-  it('an empty list (404) is [] and a missing record (404) is undefined; other errors throw', async () => {
+  it('an empty list (404, no errors) is { data: [] }; a missing record is ApiError 404; other errors throw', async () => {
     const f = fakeFetch({
       'LIST /v1/auth/ldap/users': [404, { errors: [] }],
+      'LIST /v1/auth/ldap/groups': [404, { errors: ['no handler for route "auth/ldap/groups"'] }],
       'GET /v1/auth/ldap/users/x': [404, { errors: [] }],
       'GET /v1/auth/ldap/config': [403, { errors: ['permission denied'] }],
     });
     const client = createSecretsClient({ fetch: f.fetch, env: false });
-    expect(await client.ldap.users.list()).toEqual([]);
-    expect(await client.ldap.users.read('x')).toBeUndefined();
+    expect(await client.ldap.users.list()).toMatchObject({ data: [], meta: { warnings: [] } });
+    const missing = await client.ldap.users.read('x').catch((e: unknown) => e);
+    expect(ApiError.is(missing) && missing.status).toBe(404);
+    const unmounted = await client.ldap.groups.list().catch((e: unknown) => e);
+    expect(ApiError.is(unmounted) && unmounted.message).toBe('no handler for route "auth/ldap/groups"');
     const error = await client.ldap.config.read().catch((e: unknown) => e);
     expect(ApiError.is(error) && error.status).toBe(403);
     expect(ApiError.is(error) && error.message).toBe('permission denied');
+  });
+
+  it('meta carries the envelope: warnings and request ID', async () => {
+    const f = fakeFetch({
+      'GET /v1/auth/ldap/groups/g': [200, { ...envelope({ policies: ['a'] }), warnings: ['careful'] }],
+    });
+    const { data, meta } = await createSecretsClient({ fetch: f.fetch, env: false }).ldap.groups.read('g');
+    expect(data).toEqual({ policies: ['a'] });
+    expect(meta).toMatchObject({ warnings: ['careful'], requestId: 'r' });
+  });
+
+  it('withDefaults changes the mount and the token, and leaves the client unchanged', async () => {
+    const f = fakeFetch();
+    const client = createSecretsClient({ fetch: f.fetch, env: false, token: 'a' });
+    await client.withDefaults({ mount: 'corp', token: 'b' }).ldap.users.delete('u');
+    await client.ldap.users.delete('u');
+    expect(f.sent.map((s) => [s.url, s.headers['x-secrets-token']])).toEqual([
+      ['/v1/auth/corp/users/u', 'b'],
+      ['/v1/auth/ldap/users/u', 'a'],
+    ]);
   });
 
   it('login returns the auth object; lookupSelf the data', async () => {
@@ -104,9 +128,9 @@ describe('answers', () => {
       'GET /v1/auth/token/lookup-self': [200, envelope({ policies: ['default'], display_name: 'ldap-a' })],
     });
     const client = createSecretsClient({ fetch: f.fetch, env: false });
-    expect(await client.ldap.login('a b', '')).toEqual(auth);
+    expect((await client.ldap.login('a b', '')).data).toEqual(auth);
     expect(f.sent[0]?.body).toEqual({ password: '' });
-    expect((await client.token.lookupSelf()).display_name).toBe('ldap-a');
+    expect((await client.token.lookupSelf()).data.display_name).toBe('ldap-a');
   });
 
   it('writes join lists into the comma strings the service takes', async () => {

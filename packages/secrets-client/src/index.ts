@@ -8,12 +8,12 @@
  */
 
 // Client
-export { createSecretsClient } from './client.js';
-export type { SecretsClient, SecretsClientOptions, TokenApi } from './client.js';
+export { createSecretsClient, SECRETS_DEFAULT_ADDRESS, SECRETS_ENV_PREFIX } from './client.js';
+export type { SecretsClient, SecretsClientDefaults, SecretsClientOptions, TokenApi } from './client.js';
 
 // LDAP auth method
 export type { LdapApi, LdapConfigApi, LdapGroupInput, LdapRecordsApi, LdapUserInput } from './ldap.js';
-export type { CallOptions, TokenLookup } from './options.js';
+export type { CallOptions, RequestOptions, Result, SecretsMeta, TokenLookup } from './options.js';
 
 // Errors
 export { InvalidRequestError } from './errors.js';

@@ -1,4 +1,4 @@
-import type { Transport } from '@sked/http';
+import { ApiError, isObject, path as encodedPath, unusableAnswer, type Transport } from '@sked/http';
 import {
   LdapConfigRequest,
   validate,
@@ -9,9 +9,9 @@ import {
 } from '@sked/model';
 
 import { InvalidRequestError } from './errors.js';
-import { call, isObject, segment, unusableAnswer } from './internal/request.js';
-import { joinList, requireName } from './internal/validate.js';
-import type { CallOptions } from './options.js';
+import { call, metaOf } from './internal/envelope.js';
+import { joinList, requireName } from './internal/names.js';
+import type { RequestOptions, Result } from './options.js';
 
 /**
  * Body of a group write: its policies, as an array or a comma-separated string.
@@ -53,7 +53,7 @@ export interface LdapConfigApi {
    * @returns The configuration.
    * @throws `ApiError` (403 without the root token).
    */
-  read(this: void, options?: CallOptions): Promise<LdapConfig>;
+  read(this: void, options?: RequestOptions): Promise<Result<LdapConfig>>;
   /**
    * `POST .../config`: merges the given parameters into the configuration.
    * @param config - Parameters to set; the others keep their value.
@@ -62,7 +62,7 @@ export interface LdapConfigApi {
    * @throws {@link InvalidRequestError} before any request for an unknown parameter or a value of
    *   the wrong type; `ApiError` for what the server refuses (400 naming the parameter, 403).
    */
-  write(this: void, config: LdapConfigRequest, options?: CallOptions): Promise<void>;
+  write(this: void, config: LdapConfigRequest, options?: RequestOptions): Promise<Result<void>>;
 }
 
 /**
@@ -73,20 +73,22 @@ export interface LdapConfigApi {
  */
 export interface LdapRecordsApi<R, I> {
   /**
-   * `LIST .../groups` or `.../users`: the names, sorted (`[]` when there are none).
+   * `LIST .../groups` or `.../users`: the names, sorted. The service answers an empty list with
+   * 404 and an empty `errors` list; that resolves `{ data: [] }`.
    * @param options - Signal, timeout.
    * @returns The names.
    * @throws `ApiError` (403 without the root token).
    */
-  list(this: void, options?: CallOptions): Promise<string[]>;
+  list(this: void, options?: RequestOptions): Promise<Result<string[]>>;
   /**
    * `GET .../<name>`: one record.
    * @param name - Group name or username.
    * @param options - Signal, timeout.
-   * @returns The record, or `undefined` when it does not exist.
-   * @throws {@link InvalidRequestError} for an empty or malformed name; `ApiError`.
+   * @returns The record.
+   * @throws {@link InvalidRequestError} for an empty or malformed name; `ApiError` 404 when it
+   *   does not exist, as in every sked client.
    */
-  read(this: void, name: string, options?: CallOptions): Promise<R | undefined>;
+  read(this: void, name: string, options?: RequestOptions): Promise<Result<R>>;
   /**
    * `POST .../<name>`: creates or replaces a record.
    * @param name - Group name or username.
@@ -95,7 +97,7 @@ export interface LdapRecordsApi<R, I> {
    * @returns When stored.
    * @throws {@link InvalidRequestError} for a bad name or list; `ApiError`.
    */
-  write(this: void, name: string, record: I, options?: CallOptions): Promise<void>;
+  write(this: void, name: string, record: I, options?: RequestOptions): Promise<Result<void>>;
   /**
    * `DELETE .../<name>`: removes a record (no error when it does not exist).
    * @param name - Group name or username.
@@ -103,7 +105,7 @@ export interface LdapRecordsApi<R, I> {
    * @returns When removed.
    * @throws {@link InvalidRequestError} for a bad name; `ApiError`.
    */
-  delete(this: void, name: string, options?: CallOptions): Promise<void>;
+  delete(this: void, name: string, options?: RequestOptions): Promise<Result<void>>;
 }
 
 /**
@@ -128,7 +130,7 @@ export interface LdapApi {
    * @throws {@link InvalidRequestError} for an empty username or a password that is not a string;
    *   `ApiError` 400 `ldap operation failed: ...` when the directory says no.
    */
-  login(this: void, username: string, password: string, options?: CallOptions): Promise<LdapAuth>;
+  login(this: void, username: string, password: string, options?: RequestOptions): Promise<Result<LdapAuth>>;
 }
 
 const CONFIG_KEYS = new Set(Object.keys(LdapConfigRequest.properties));
@@ -164,37 +166,51 @@ function recordsApi<R, I>(
   body: (record: I) => Record<string, string>,
 ): LdapRecordsApi<R, I> {
   const parameter = kind === 'groups' ? 'name' : 'username';
+  const pathOf = (name: string): string => base + encodedPath`/${kind}/${requireName(name, parameter)}`;
   return {
     async list(options) {
-      const envelope = await call<{ keys: string[] }>(transport, 'LIST', `${base}/${kind}`, options, {
-        missingIsUndefined: true,
-      });
-      if (envelope === undefined) return [];
-      const keys = isObject(envelope.data) ? envelope.data['keys'] : undefined;
-      if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) {
-        throw unusableAnswer('LIST', `${base}/${kind}`, 'a list of names (data.keys)', envelope.data);
+      let answer;
+      try {
+        answer = await call<{ keys: string[] }>(transport, 'LIST', `${base}/${kind}`, options);
+      } catch (error) {
+        if (isEmptyList(error)) return { data: [], meta: metaOf(error.meta, undefined) };
+        throw error;
       }
-      return keys;
+      const data = answer.envelope?.data;
+      const keys = isObject(data) ? data['keys'] : undefined;
+      if (!Array.isArray(keys) || !keys.every((key) => typeof key === 'string')) {
+        throw unusableAnswer('LIST', `${base}/${kind}`, 'a list of names (data.keys)', data);
+      }
+      return { data: keys, meta: answer.meta };
     },
     async read(name, options) {
-      const path = `${base}/${kind}/${segment(requireName(parameter, name))}`;
-      const envelope = await call<R>(transport, 'GET', path, options, { missingIsUndefined: true });
-      if (envelope !== undefined && !isObject(envelope.data)) {
-        throw unusableAnswer('GET', path, `a ${kind === 'groups' ? 'group' : 'user'} (data)`, envelope.data);
+      const path = pathOf(name);
+      const { envelope, meta } = await call<R>(transport, 'GET', path, options);
+      if (!isObject(envelope?.data)) {
+        throw unusableAnswer('GET', path, `a ${kind === 'groups' ? 'group' : 'user'} (data)`, envelope?.data);
       }
-      return envelope?.data;
+      return { data: envelope.data as R, meta };
     },
     async write(name, record, options) {
-      const path = `${base}/${kind}/${segment(requireName(parameter, name))}`;
+      const path = pathOf(name);
       if (typeof record !== 'object' || record === null || Array.isArray(record)) {
         throw new InvalidRequestError(`${kind === 'groups' ? 'group' : 'user'} must be an object.`, 'record');
       }
-      await call(transport, 'POST', path, options, { body: body(record) });
+      const { meta } = await call(transport, 'POST', path, options, body(record));
+      return { data: undefined, meta };
     },
     async delete(name, options) {
-      await call(transport, 'DELETE', `${base}/${kind}/${segment(requireName(parameter, name))}`, options);
+      const { meta } = await call(transport, 'DELETE', pathOf(name), options);
+      return { data: undefined, meta };
     },
   };
+}
+
+/** A 404 whose body is `{"errors": []}`: how the service answers a LIST with nothing in it. */
+function isEmptyList(error: unknown): error is ApiError {
+  if (!ApiError.is(error) || error.status !== 404 || !isObject(error.body)) return false;
+  const errors = error.body['errors'];
+  return Array.isArray(errors) && errors.length === 0;
 }
 
 function defined(entries: Record<string, string | undefined>): Record<string, string> {
@@ -217,37 +233,34 @@ export function createLdapApi(transport: Transport, mountPath: string): LdapApi 
     mountPath,
     config: {
       async read(options) {
-        const envelope = await call<LdapConfig>(transport, 'GET', `${base}/config`, options);
-        if (envelope === undefined)
-          throw new InvalidRequestError('the server answered no configuration.', 'config');
-        if (!isObject(envelope.data)) {
-          throw unusableAnswer('GET', `${base}/config`, 'a configuration (data)', envelope.data);
+        const { envelope, meta } = await call<LdapConfig>(transport, 'GET', `${base}/config`, options);
+        if (!isObject(envelope?.data)) {
+          throw unusableAnswer('GET', `${base}/config`, 'a configuration (data)', envelope?.data);
         }
-        return envelope.data;
+        return { data: envelope.data as LdapConfig, meta };
       },
       async write(config, options) {
-        await call(transport, 'POST', `${base}/config`, options, { body: checkConfig(config) });
+        const { meta } = await call(transport, 'POST', `${base}/config`, options, checkConfig(config));
+        return { data: undefined, meta };
       },
     },
     groups: recordsApi<LdapGroup, LdapGroupInput>(transport, base, 'groups', (record) =>
-      defined({ policies: joinList('policies', record.policies) }),
+      defined({ policies: joinList(record.policies, 'policies') }),
     ),
     users: recordsApi<LdapUser, LdapUserInput>(transport, base, 'users', (record) =>
-      defined({ policies: joinList('policies', record.policies), groups: joinList('groups', record.groups) }),
+      defined({ policies: joinList(record.policies, 'policies'), groups: joinList(record.groups, 'groups') }),
     ),
     async login(username, password, options) {
-      const path = `${base}/login/${segment(requireName('username', username))}`;
+      const path = base + encodedPath`/login/${requireName(username, 'username')}`;
       if (typeof password !== 'string') {
         throw new InvalidRequestError(`password must be a string, not ${typeof password}.`, 'password');
       }
-      const envelope = await call<null, LdapAuth>(transport, 'POST', path, options, { body: { password } });
-      if (envelope?.auth === undefined || envelope.auth === null) {
-        throw new InvalidRequestError('the server answered the login without an auth object.', 'auth');
+      const { envelope, meta } = await call<null, LdapAuth>(transport, 'POST', path, options, { password });
+      const auth: unknown = envelope?.auth;
+      if (!isObject(auth) || typeof auth['client_token'] !== 'string') {
+        throw unusableAnswer('POST', path, 'a login (auth with a client_token)', auth);
       }
-      if (!isObject(envelope.auth) || typeof envelope.auth['client_token'] !== 'string') {
-        throw unusableAnswer('POST', path, 'a login (auth with a client_token)', envelope.auth);
-      }
-      return envelope.auth;
+      return { data: auth as unknown as LdapAuth, meta };
     },
   };
 }

@@ -1,18 +1,36 @@
+import type { ApiResponse, CallOptions, QueryMeta } from '@sked/http';
+
 /**
- * Options of one call.
+ * Options of one call: signal, timeout, headers (the same for every sked client).
+ * @since 0.2.0
+ */
+export type RequestOptions = CallOptions;
+
+/**
+ * The former name of {@link RequestOptions}.
+ * @deprecated Use {@link RequestOptions}.
  * @since 0.1.0
  */
-export interface CallOptions {
-  /**
-   * Aborts the call; the promise rejects with the signal's reason.
-   * @defaultValue never aborted
-   */
-  readonly signal?: AbortSignal | undefined;
-  /**
-   * Timeout of this call in milliseconds (`0`: none).
-   * @defaultValue the client's `timeout`
-   */
-  readonly timeout?: number | undefined;
+export type { CallOptions };
+
+/**
+ * The metadata of an answer: what its headers said, and what the response envelope said.
+ * @since 0.2.0
+ */
+export interface SecretsMeta extends QueryMeta {
+  /** The envelope's `warnings` (empty when there are none). */
+  readonly warnings: readonly string[];
+  /** The envelope's `request_id`, when it has one. */
+  readonly requestId?: string;
+}
+
+/**
+ * What every call resolves to: the data and the metadata, as with every sked client.
+ * @typeParam T - The data's type.
+ * @since 0.2.0
+ */
+export interface Result<T> extends ApiResponse<T> {
+  readonly meta: SecretsMeta;
 }
 
 /**

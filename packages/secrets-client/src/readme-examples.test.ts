@@ -41,7 +41,7 @@ describe('README', () => {
     expect(r.config.token_ttl).toBe(3600);
     expect(r.groups).toEqual(['admins']);
     expect(r.alice).toEqual({ policies: ['audit'], groups: 'oncall' });
-    expect(r.nobody).toBeUndefined();
+    expect(ApiError.is(r.nobody) && r.nobody.status).toBe(404);
     expect(r.auth.policies).toEqual(['admin', 'audit', 'default']);
     expect(r.auth.lease_duration).toBe(3600);
     expect(r.lookup.display_name).toBe('ldap-alice');

@@ -45,6 +45,6 @@ describe('answers a client cannot use are errors, never an empty success', () =>
 
   it('keeps the answers that are right', async () => {
     const client = createSecretsClient({ fetch: answering(envelope({ keys: ['a', 'b'] })), env: false });
-    expect(await client.ldap.users.list()).toEqual(['a', 'b']);
+    expect((await client.ldap.users.list()).data).toEqual(['a', 'b']);
   });
 });

@@ -10,9 +10,9 @@ export async function quickExample(context: ReadmeContext) {
   void directory;
 
   const client = createSecretsClient(); // SKED_SECRETS_ADDR (default http://127.0.0.1:8200), SKED_SECRETS_TOKEN
-  const auth = await client.ldap.login('alice', 'alice-pw');
+  const auth = (await client.ldap.login('alice', 'alice-pw')).data; // every call resolves { data, meta }
   const me = client.withDefaults({ token: auth.client_token });
-  const lookup = await me.token.lookupSelf(); // { policies, meta: { username }, ttl, expire_time, ... }
+  const lookup = (await me.token.lookupSelf()).data; // { policies, meta: { username }, ttl, expire_time, ... }
 
   return { client, auth, me, lookup };
 }
@@ -36,20 +36,21 @@ export async function walkthrough(context: ReadmeContext) {
     groupdn: 'ou=groups,dc=sked,dc=test',
     token_ttl: '1h',
   });
-  const config = await admin.ldap.config.read(); // config.bindpass === '', config.token_ttl === 3600
+  const config = (await admin.ldap.config.read()).data; // config.bindpass === '', config.token_ttl === 3600
 
   await admin.ldap.groups.write('admins', { policies: ['admin'] });
   await admin.ldap.users.write('alice', { policies: 'audit', groups: ['oncall'] });
-  const groups = await admin.ldap.groups.list(); // ['admins']
-  const alice = await admin.ldap.users.read('alice'); // { policies: ['audit'], groups: 'oncall' }
-  const nobody = await admin.ldap.users.read('nobody'); // undefined
+  const groups = (await admin.ldap.groups.list()).data; // ['admins']
+  const alice = (await admin.ldap.users.read('alice')).data; // { policies: ['audit'], groups: 'oncall' }
+  const nobody = await admin.ldap.users.read('nobody').catch((error: unknown) => error);
+  // ApiError.is(nobody): nobody.status === 404, as a read of a missing object in every sked client
 
   const anonymous = createSecretsClient({ address });
-  const auth = await anonymous.ldap.login('alice', 'alice-pw');
+  const auth = (await anonymous.ldap.login('alice', 'alice-pw')).data;
   // auth.policies: ['admin', 'audit', 'default'], auth.lease_duration: 3600
 
   const me = anonymous.withDefaults({ token: auth.client_token });
-  const lookup = await me.token.lookupSelf(); // lookup.display_name === 'ldap-alice', lookup.ttl <= 3600
+  const lookup = (await me.token.lookupSelf()).data; // lookup.display_name === 'ldap-alice', lookup.ttl <= 3600
 
   const refused = await anonymous.ldap.login('alice', 'wrong').catch((error: unknown) => error);
   // ApiError.is(refused): refused.status === 400, refused.message === 'ldap operation failed: failed to bind as user'
@@ -61,7 +62,7 @@ export async function walkthrough(context: ReadmeContext) {
   // InvalidRequestError.is(invalid): invalid.parameter === 'config.starttls'
 
   await admin.ldap.groups.delete('admins');
-  const left = await admin.ldap.groups.list(); // []
+  const left = (await admin.ldap.groups.list()).data; // [] (the service answers 404 with no errors)
 
   return { admin, config, groups, alice, nobody, anonymous, auth, me, lookup, refused, forbidden, invalid, left };
 }

@@ -38,7 +38,7 @@ async function outcome(
 ): Promise<string[] | string> {
   await admin.ldap.config.write({ ...baseline(), ...config });
   try {
-    return (await anonymous.ldap.login(username, password)).policies;
+    return (await anonymous.ldap.login(username, password)).data.policies;
   } catch (error) {
     if (ApiError.is(error)) return `${error.status} ${error.message}`;
     throw error;
@@ -69,19 +69,19 @@ describe('every endpoint through the client', () => {
     // Arrange
     await admin.ldap.config.write(baseline());
     // Act + Assert: config
-    const config = await admin.ldap.config.read();
+    const { data: config } = await admin.ldap.config.read();
     expect(config).toMatchObject({ url: slapd.url, userattr: 'uid', bindpass: '', request_timeout: 10 });
     // groups
-    expect(await admin.ldap.groups.list()).toEqual(['admins', 'devs', 'ops-team', 'staff']);
-    expect(await admin.ldap.groups.read('ADMINS')).toEqual({ policies: ['admin'] });
+    expect((await admin.ldap.groups.list()).data).toEqual(['admins', 'devs', 'ops-team', 'staff']);
+    expect((await admin.ldap.groups.read('ADMINS')).data).toEqual({ policies: ['admin'] });
     // users
     await admin.ldap.users.write('Carol', { policies: ['p2', 'p1'], groups: ['admins'] });
-    expect(await admin.ldap.users.list()).toEqual(['carol']);
-    expect(await admin.ldap.users.read('carol')).toEqual({ policies: ['p1', 'p2'], groups: 'admins' });
+    expect((await admin.ldap.users.list()).data).toEqual(['carol']);
+    expect((await admin.ldap.users.read('carol')).data).toEqual({ policies: ['p1', 'p2'], groups: 'admins' });
     // login: carol's local group, her policies, her directory group Ops-Team, default
-    const auth = await anonymous.ldap.login('carol', 'carol-pw');
+    const { data: auth } = await anonymous.ldap.login('carol', 'carol-pw');
     expect(auth.policies).toEqual(['admin', 'default', 'ops', 'p1', 'p2']);
-    const lookup = await anonymous.withDefaults({ token: auth.client_token }).token.lookupSelf();
+    const { data: lookup } = await anonymous.withDefaults({ token: auth.client_token }).token.lookupSelf();
     expect(lookup).toMatchObject({
       display_name: 'ldap-carol',
       meta: { username: 'carol' },
@@ -89,13 +89,14 @@ describe('every endpoint through the client', () => {
     });
     // delete
     await admin.ldap.users.delete('carol');
-    expect(await admin.ldap.users.read('carol')).toBeUndefined();
-    expect(await admin.ldap.users.list()).toEqual([]);
+    const missing = await admin.ldap.users.read('carol').catch((e: unknown) => e);
+    expect(ApiError.is(missing) && missing.status).toBe(404);
+    expect((await admin.ldap.users.list()).data).toEqual([]);
   });
 
   it('the root token is needed for administration; a login token is not enough', async () => {
     await admin.ldap.config.write(baseline());
-    const auth = await anonymous.ldap.login('alice', 'alice-pw');
+    const { data: auth } = await anonymous.ldap.login('alice', 'alice-pw');
     const user = anonymous.withDefaults({ token: auth.client_token });
     for (const call of [
       () => anonymous.ldap.config.read(),
@@ -115,7 +116,7 @@ describe('every endpoint through the client', () => {
     expect(ApiError.is(error) && error.message).toBe(
       '"tls_max_version" must be greater than or equal to "tls_min_version"',
     );
-    expect((await admin.ldap.config.read()).binddn).toBe(slapd.reader.dn);
+    expect((await admin.ldap.config.read()).data.binddn).toBe(slapd.reader.dn);
   });
 
   it('input the client can tell is wrong never leaves it', async () => {
@@ -350,10 +351,10 @@ describe('every parameter that changes a login', () => {
 describe('tokens through the client', () => {
   it('token_ttl, token_num_uses and expiry', async () => {
     await admin.ldap.config.write({ ...baseline(), token_ttl: '2s', token_num_uses: 3 });
-    const auth = await anonymous.ldap.login('alice', 'alice-pw');
+    const { data: auth } = await anonymous.ldap.login('alice', 'alice-pw');
     expect(auth.lease_duration).toBe(2);
     const me = anonymous.withDefaults({ token: auth.client_token });
-    expect((await me.token.lookupSelf()).num_uses).toBe(2);
+    expect((await me.token.lookupSelf()).data.num_uses).toBe(2);
     await new Promise((resolve) => setTimeout(resolve, 2100));
     const error = await me.token.lookupSelf().catch((e: unknown) => e);
     expect(ApiError.is(error) && error.status).toBe(403);

@@ -47,7 +47,7 @@ const client = createSecretsClient({
   address: process.env['SKED_TEST_URL'] ?? '',
   token: process.env['SKED_TEST_TOKEN'] ?? '',
 });
-const lookup = await client.token.lookupSelf();
+const { data: lookup } = await client.token.lookupSelf();
 console.log(JSON.stringify({ policies: lookup.policies }));
 `,
     check: (printed) => {

@@ -1,5 +1,5 @@
 import { nullRecord } from '@sked/model';
-import type { LdapConfigRequest } from '@sked/secrets-client';
+import { ApiError, type LdapConfigRequest } from '@sked/secrets-client';
 import { Command } from 'commander';
 
 import { CliError } from '../errors.js';
@@ -83,7 +83,7 @@ export function kvTable(data: Readonly<Record<string, unknown>>): string {
 
 async function configRead(command: Command): Promise<void> {
   const ctx = await secretsContext(command);
-  const config = await ctx.client.ldap.config.read();
+  const { data: config } = await ctx.client.ldap.config.read();
   ctx.output.out(ctx.output.json ? toJson(config) : kvTable(config));
 }
 
@@ -99,15 +99,18 @@ type Kind = 'groups' | 'users';
 const FIELDS: Record<Kind, readonly string[]> = { groups: ['policies'], users: ['policies', 'groups'] };
 
 async function list(ctx: SecretsContext, kind: Kind): Promise<void> {
-  const names = await ctx.client.ldap[kind].list();
+  const { data: names } = await ctx.client.ldap[kind].list();
   if (ctx.output.json) return ctx.output.out(toJson(names));
   if (names.length === 0) return ctx.output.err(`No value found at auth/${ctx.mount}/${kind}`);
   ctx.output.out(['Keys', '----', ...names].join('\n'));
 }
 
 async function read(ctx: SecretsContext, kind: Kind, name: string): Promise<number> {
-  const record = await ctx.client.ldap[kind].read(name);
-  if (record === undefined) {
+  let record;
+  try {
+    ({ data: record } = await ctx.client.ldap[kind].read(name));
+  } catch (error) {
+    if (!ApiError.is(error) || error.status !== 404) throw error;
     ctx.output.err(`No value found at auth/${ctx.mount}/${kind}/${name}`);
     return 2;
   }

@@ -61,7 +61,7 @@ async function loginLdap(command: Command): Promise<void> {
   const opts = command.opts<{ username: string; passwordStdin?: boolean; save?: boolean }>();
   const ctx = await secretsContext(command, { token: false });
   const secret = await readPassword(opts.passwordStdin === true);
-  const auth = await ctx.client.ldap.login(opts.username, secret);
+  const { data: auth } = await ctx.client.ldap.login(opts.username, secret);
   if (opts.save) {
     const path = userConfigPath();
     const config = await readUserConfig(path);
@@ -79,7 +79,7 @@ async function loginLdap(command: Command): Promise<void> {
 
 async function lookup(command: Command): Promise<void> {
   const ctx = await secretsContext(command);
-  const data = await ctx.client.token.lookupSelf();
+  const { data } = await ctx.client.token.lookupSelf();
   if (ctx.output.json) return ctx.output.out(toJson(data));
   ctx.output.out(
     kvTable({

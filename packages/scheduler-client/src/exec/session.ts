@@ -3,7 +3,8 @@ import type { Transport } from '@sked/http';
 import WebSocket from 'ws';
 
 import { InvalidRequestError } from '../errors.js';
-import { quote, requireAllocId } from '../internal/validate.js';
+import { quote } from '@sked/http';
+import { requireAllocId } from '../internal/ids.js';
 import type { ByteQueue } from './byte-queue.js';
 import { ExecError } from './error.js';
 import type { ExecOptions, ExecSession } from './options.js';

@@ -2,7 +2,7 @@ import { printFilter, type Expression } from '@sked/filter';
 import { FilterConflictMessage } from '@sked/model';
 
 import { InvalidRequestError } from '../errors.js';
-import { quote } from './validate.js';
+import { quote } from '@sked/http';
 
 /**
  * A filter as text, or as an expression built with `@sked/filter` (printed to text before it is

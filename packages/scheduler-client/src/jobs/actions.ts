@@ -1,12 +1,21 @@
 import type { Transport } from '@sked/http';
-import { attempt, commonQuery, flag, path, send } from '../internal/request.js';
+import type {
+  JobDispatchRequest,
+  JobEvaluateRequest,
+  JobRevertRequest,
+  JobStabilityRequest,
+} from '@sked/model';
 import {
+  attempt,
+  path,
   requireBoolean,
   requireInteger,
   requireObject,
   requireString,
   requireStringMap,
-} from '../internal/validate.js';
+  send,
+} from '@sked/http';
+import { commonQuery, flag } from '../internal/query.js';
 import type { JobsApi } from './api.js';
 import { encodePayload, jobIdOf } from './bodies.js';
 
@@ -18,12 +27,13 @@ export function createJobActions(
     dispatch: (jobId, options = {}) =>
       attempt(() => {
         const id = jobIdOf(jobId);
-        const body: Record<string, unknown> = {};
-        if (options.payload !== undefined) body['Payload'] = encodePayload(options.payload);
-        if (options.meta !== undefined) body['Meta'] = requireStringMap(options.meta, 'meta');
-        if (options.idPrefixTemplate !== undefined) {
-          body['IdPrefixTemplate'] = requireString(options.idPrefixTemplate, 'idPrefixTemplate');
-        }
+        const body: JobDispatchRequest = {
+          ...(options.payload === undefined ? {} : { Payload: encodePayload(options.payload) }),
+          ...(options.meta === undefined ? {} : { Meta: requireStringMap(options.meta, 'meta') }),
+          ...(options.idPrefixTemplate === undefined
+            ? {}
+            : { IdPrefixTemplate: requireString(options.idPrefixTemplate, 'idPrefixTemplate') }),
+        };
         return send(
           transport,
           {
@@ -44,15 +54,19 @@ export function createJobActions(
     revert: (jobId, version, options = {}) =>
       attempt(() => {
         const id = jobIdOf(jobId);
-        const body: Record<string, unknown> = { JobID: id, JobVersion: requireInteger(version, 'version') };
-        if (options.enforcePriorVersion !== undefined) {
-          body['EnforcePriorVersion'] = requireInteger(options.enforcePriorVersion, 'enforcePriorVersion');
-        }
-        if (options.meshToken !== undefined)
-          body['MeshToken'] = requireString(options.meshToken, 'meshToken');
-        if (options.secretsToken !== undefined) {
-          body['SecretsToken'] = requireString(options.secretsToken, 'secretsToken');
-        }
+        const body: JobRevertRequest = {
+          JobID: id,
+          JobVersion: requireInteger(version, 'version'),
+          ...(options.enforcePriorVersion === undefined
+            ? {}
+            : { EnforcePriorVersion: requireInteger(options.enforcePriorVersion, 'enforcePriorVersion') }),
+          ...(options.meshToken === undefined
+            ? {}
+            : { MeshToken: requireString(options.meshToken, 'meshToken') }),
+          ...(options.secretsToken === undefined
+            ? {}
+            : { SecretsToken: requireString(options.secretsToken, 'secretsToken') }),
+        };
         return send(
           transport,
           { method: 'POST', path: path`/v1/job/${id}/revert`, query: commonQuery(options), body },
@@ -63,7 +77,7 @@ export function createJobActions(
       attempt(() => {
         const id = jobIdOf(jobId);
         const given = requireObject(stability, 'stability');
-        const body = {
+        const body: JobStabilityRequest = {
           JobID: id,
           JobVersion: requireInteger(given['version'], 'stability.version'),
           Stable: requireBoolean(given['stable'], 'stability.stable'),
@@ -77,12 +91,14 @@ export function createJobActions(
     evaluate: (jobId, options = {}) =>
       attempt(() => {
         const id = jobIdOf(jobId);
-        const body: Record<string, unknown> = { JobID: id };
-        if (options.forceReschedule !== undefined) {
-          body['EvalOptions'] = {
-            ForceReschedule: requireBoolean(options.forceReschedule, 'forceReschedule'),
-          };
-        }
+        const body: JobEvaluateRequest = {
+          JobID: id,
+          ...(options.forceReschedule === undefined
+            ? {}
+            : {
+                EvalOptions: { ForceReschedule: requireBoolean(options.forceReschedule, 'forceReschedule') },
+              }),
+        };
         return send(
           transport,
           { method: 'POST', path: path`/v1/job/${id}/evaluate`, query: commonQuery(options), body },

@@ -1,12 +1,16 @@
 /** Request bodies and checks the job endpoints share: IDs, registration bodies, dispatch payloads. */
-import type { JobInput } from '@sked/model';
+import {
+  MaxDispatchPayloadBytes,
+  type JobInput,
+  type JobRegisterRequest,
+  type JobSubmissionInput,
+} from '@sked/model';
 import { InvalidRequestError } from '../errors.js';
-import { quote, requireBoolean, requireId, requireInteger, requireObject } from '../internal/validate.js';
+import { quote, requireBoolean, requireInteger, requireObject } from '@sked/http';
+import { requireId } from '../internal/ids.js';
 import type { RequestOptions } from '../options.js';
 import type { JobRegisterOptions } from './options.js';
 
-/** The largest dispatch payload, in decoded bytes. */
-const maxDispatchPayload = 16384;
 const base64Pattern = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 export function jobIdOf(jobId: unknown): string {
@@ -18,25 +22,25 @@ export function idOfJob(job: unknown): string {
   return requireId(body['ID'], 'job.ID', 'Job ID (job.ID)');
 }
 
-export function registerBody(job: JobInput, options: JobRegisterOptions): Record<string, unknown> {
-  const body: Record<string, unknown> = { Job: job };
-  if (options.enforceIndex !== undefined) {
-    body['EnforceIndex'] = true;
-    body['JobModifyIndex'] = requireInteger(options.enforceIndex, 'enforceIndex');
-  }
-  if (options.evalPriority !== undefined) {
-    body['EvalPriority'] = requireInteger(options.evalPriority, 'evalPriority', 1, 100);
-  }
-  if (options.policyOverride !== undefined) {
-    body['PolicyOverride'] = requireBoolean(options.policyOverride, 'policyOverride');
-  }
-  if (options.preserveCounts !== undefined) {
-    body['PreserveCounts'] = requireBoolean(options.preserveCounts, 'preserveCounts');
-  }
-  if (options.submission !== undefined) {
-    body['Submission'] = requireObject(options.submission, 'submission');
-  }
-  return body;
+export function registerBody(job: JobInput, options: JobRegisterOptions): JobRegisterRequest {
+  return {
+    Job: job,
+    ...(options.enforceIndex === undefined
+      ? {}
+      : { EnforceIndex: true, JobModifyIndex: requireInteger(options.enforceIndex, 'enforceIndex') }),
+    ...(options.evalPriority === undefined
+      ? {}
+      : { EvalPriority: requireInteger(options.evalPriority, 'evalPriority', 1, 100) }),
+    ...(options.policyOverride === undefined
+      ? {}
+      : { PolicyOverride: requireBoolean(options.policyOverride, 'policyOverride') }),
+    ...(options.preserveCounts === undefined
+      ? {}
+      : { PreserveCounts: requireBoolean(options.preserveCounts, 'preserveCounts') }),
+    ...(options.submission === undefined
+      ? {}
+      : { Submission: requireObject(options.submission, 'submission') as JobSubmissionInput }),
+  };
 }
 
 /** The namespace of a registration: the option, else the job's own, else the transport's. */
@@ -71,9 +75,9 @@ export function encodePayload(payload: Uint8Array | string): string {
 }
 
 function checkPayloadSize(size: number, payload: unknown): void {
-  if (size > maxDispatchPayload) {
+  if (size > MaxDispatchPayloadBytes) {
     throw new InvalidRequestError(
-      `payload is ${size} bytes, more than the ${maxDispatchPayload} bytes a dispatch payload may hold.`,
+      `payload is ${size} bytes, more than the ${MaxDispatchPayloadBytes} bytes a dispatch payload may hold.`,
       'payload',
       payload,
     );

@@ -11,19 +11,17 @@ import type {
 } from '@sked/model';
 import type { ReadEndpoint } from '../endpoints.js';
 import {
+  type EndpointSpec,
   attempt,
-  commonQuery,
-  flag,
-  lazy,
+  follow,
   listEndpoint,
-  listQuery,
   path,
   readEndpoint,
+  requireInteger,
+  requireString,
   send,
-  type RequestSpec,
-  watchSpec,
-} from '../internal/request.js';
-import { requireInteger, requireString } from '../internal/validate.js';
+} from '@sked/http';
+import { commonQuery, flag, listQuery } from '../internal/query.js';
 import type { ReadOptions, Result, WatchOptions } from '../options.js';
 import type {
   JobAllocationsOptions,
@@ -64,14 +62,14 @@ export function createJobReads(
       meta: flag(options.meta, 'meta'),
     },
   }));
-  const submissionSpec = (jobId: string, version: number, options: JobReadOptions): RequestSpec => ({
+  const submissionSpec = (jobId: string, version: number, options: JobReadOptions): EndpointSpec => ({
     method: 'GET',
     path: path`/v1/job/${jobIdOf(jobId)}/submission`,
     query: { ...commonQuery(options), version: requireInteger(version, 'version') },
   });
   const jobRead = <O extends ReadOptions, T>(
-    build: (jobId: string, options: O) => RequestSpec,
-  ): ReadEndpoint<O, T> => readEndpoint<O, T>(transport, jobIdOf, build);
+    build: (jobId: string, options: O) => EndpointSpec,
+  ): ReadEndpoint<O, T> => readEndpoint<O, T>(transport, (id, options) => build(jobIdOf(id), options));
 
   return {
     list,
@@ -89,7 +87,7 @@ export function createJobReads(
           version: number,
           options: JobReadOptions & WatchOptions = {},
         ): AsyncIterable<Result<JobSubmission>> =>
-          lazy(() => watchSpec<JobSubmission>(transport, submissionSpec(jobId, version, options), options)),
+          follow<JobSubmission>(transport, () => submissionSpec(jobId, version, options), options),
       },
     ),
     versions: jobRead<JobVersionsOptions, JobVersionsResponse>((id, options) => ({

@@ -1,15 +1,18 @@
 import type { Transport } from '@sked/http';
-import type { JobInput } from '@sked/model';
+import type { JobInput, JobParseRequest, JobPlanRequest } from '@sked/model';
 import { InvalidRequestError } from '../errors.js';
-import { attempt, commonQuery, path, send } from '../internal/request.js';
 import {
+  attempt,
+  path,
   quote,
   requireBoolean,
   requireNonEmpty,
   requireObject,
   requireString,
   requireStringMap,
-} from '../internal/validate.js';
+  send,
+} from '@sked/http';
+import { commonQuery } from '../internal/query.js';
 import type { JobsApi } from './api.js';
 import { idOfJob, jobIdOf, registerBody, registerNamespace } from './bodies.js';
 
@@ -33,15 +36,19 @@ export function createJobWrites(transport: Transport): Pick<JobsApi, 'create' | 
       }),
     parse: (source, options = {}) =>
       attempt(() => {
-        const body: Record<string, unknown> = { JobHCL: requireNonEmpty(source, 'source') };
-        if (options.canonicalize !== undefined)
-          body['Canonicalize'] = requireBoolean(options.canonicalize, 'canonicalize');
-        if (options.variables !== undefined)
-          body['Variables'] = requireString(options.variables, 'variables');
-        if (options.variableFlags !== undefined) {
-          body['VariableFlags'] = requireStringMap(options.variableFlags, 'variableFlags');
-        }
-        if (options.hclv1 !== undefined) body['HCLv1'] = requireBoolean(options.hclv1, 'hclv1');
+        const body: JobParseRequest = {
+          JobHCL: requireNonEmpty(source, 'source'),
+          ...(options.canonicalize === undefined
+            ? {}
+            : { Canonicalize: requireBoolean(options.canonicalize, 'canonicalize') }),
+          ...(options.variables === undefined
+            ? {}
+            : { Variables: requireString(options.variables, 'variables') }),
+          ...(options.variableFlags === undefined
+            ? {}
+            : { VariableFlags: requireStringMap(options.variableFlags, 'variableFlags') }),
+          ...(options.hclv1 === undefined ? {} : { HCLv1: requireBoolean(options.hclv1, 'hclv1') }),
+        };
         return send(
           transport,
           { method: 'POST', path: '/v1/jobs/parse', query: commonQuery(options), body },
@@ -74,11 +81,13 @@ export function createJobWrites(transport: Transport): Pick<JobsApi, 'create' | 
     plan: (job, options = {}) =>
       attempt(() => {
         const id = idOfJob(job);
-        const body: Record<string, unknown> = { Job: job };
-        if (options.diff !== undefined) body['Diff'] = requireBoolean(options.diff, 'diff');
-        if (options.policyOverride !== undefined) {
-          body['PolicyOverride'] = requireBoolean(options.policyOverride, 'policyOverride');
-        }
+        const body: JobPlanRequest = {
+          Job: job,
+          ...(options.diff === undefined ? {} : { Diff: requireBoolean(options.diff, 'diff') }),
+          ...(options.policyOverride === undefined
+            ? {}
+            : { PolicyOverride: requireBoolean(options.policyOverride, 'policyOverride') }),
+        };
         const effective = registerNamespace(job, options);
         return send(
           transport,

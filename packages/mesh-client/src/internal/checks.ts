@@ -1,18 +1,11 @@
-import { formatWait, parseWait } from '@sked/query';
+/** The names, addresses, Meta and tokens of the mesh service's peering endpoints. */
+import { quote } from '@sked/http';
 
 import { InvalidRequestError } from '../errors.js';
 
 const PEER_NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?)$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Quotes a value for an error message: JSON for strings (cut at 80 characters), a type name for the rest. */
-export function quote(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return `a value of type ${Array.isArray(value) ? 'array' : typeof value}`;
-}
 
 /** Checks a peer name: a lowercase DNS label of 1 to 63 characters. */
 export function requirePeerName(value: unknown, parameter: string): string {
@@ -116,27 +109,4 @@ export function requirePeeringToken(value: unknown, parameter: string): string {
   if (typeof json !== 'object' || json === null || Array.isArray(json))
     return refuse('does not hold a JSON object');
   return text;
-}
-
-/** Checks a non-negative integer index. */
-export function optionalIndex(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return value;
-  throw new InvalidRequestError(
-    `index must be a non-negative integer, but got ${quote(value)}.`,
-    'index',
-    value,
-  );
-}
-
-/** Checks a `wait` and turns it into the duration string the service reads. */
-export function optionalWait(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return formatWait(value);
-  if (typeof value === 'string' && parseWait(value).ok) return value;
-  throw new InvalidRequestError(
-    `Invalid wait time ${quote(value)}: use a duration such as "30s" or "5m", or milliseconds.`,
-    'wait',
-    value,
-  );
 }

@@ -1,14 +1,15 @@
+/** The names, lists and mount paths of the LDAP auth method. */
 import { InvalidRequestError } from '../errors.js';
 
 /**
  * Checks the name of a group, a user or a login username.
- * @param parameter - What the caller called it.
  * @param value - The value.
+ * @param parameter - What the caller called it.
  * @returns The name.
  * @throws {@link InvalidRequestError} for a non-string, empty, too long or control-character name.
  * @internal
  */
-export function requireName(parameter: string, value: unknown): string {
+export function requireName(value: unknown, parameter: string): string {
   if (typeof value !== 'string') {
     throw new InvalidRequestError(`${parameter} must be a string, not ${typeof value}.`, parameter);
   }
@@ -27,13 +28,13 @@ export function requireName(parameter: string, value: unknown): string {
 
 /**
  * Checks a list of names given as an array or a comma-separated string, and joins it.
- * @param parameter - What the caller called it.
  * @param value - Array of strings, comma-separated string, or undefined.
+ * @param parameter - What the caller called it.
  * @returns The comma-separated string the service takes, or undefined.
  * @throws {@link InvalidRequestError} for any other type or an item with a comma or control character.
  * @internal
  */
-export function joinList(parameter: string, value: unknown): string | undefined {
+export function joinList(value: unknown, parameter: string): string | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string') {
     if (/\p{Cc}/u.test(value))
