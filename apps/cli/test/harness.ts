@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import xterm from '@xterm/headless';
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 
 /** The built `sked` entry point. */
 export const SKED = fileURLToPath(new URL('../dist/main.js', import.meta.url));

@@ -1,7 +1,8 @@
 import { spawn as spawnChild } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as Pty from '@lydell/node-pty';
 import { findProgram, signalGroup } from '../core/index.js';
-import * as pty from 'node-pty';
 import type { ExecSandbox } from './sandbox.js';
 
 /** What an exec process reports. */
@@ -174,7 +175,35 @@ function spawnPipes(options: ExecSpawnOptions, launch: Launch, events: ExecProce
 const PTY_QUEUE_HIGH = 16;
 const PTY_QUEUE_LOW = 4;
 
+let ptyModule: typeof Pty | undefined;
+
+/**
+ * The terminal library, loaded on the first `tty: true` exec only: the server starts without it,
+ * and an install that lacks its prebuilt binary (`--omit=optional`, an unsupported platform) still
+ * serves everything but terminals. `load` is replaceable for tests.
+ */
+export function loadPty(
+  program: string,
+  load: () => typeof Pty = () => createRequire(import.meta.url)('@lydell/node-pty') as typeof Pty,
+): typeof Pty {
+  if (ptyModule !== undefined) return ptyModule;
+  try {
+    const loaded = load();
+    ptyModule = loaded;
+    return loaded;
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    throw new ExecCommandError(
+      program,
+      `a terminal (tty) is not available on this server: @lydell/node-pty could not be loaded (${reason}); ` +
+        'exec without a tty still works. Reinstall @sked/server without --omit=optional on a supported platform ' +
+        '(Linux, macOS or Windows on x64 or arm64).',
+    );
+  }
+}
+
 function spawnPty(options: ExecSpawnOptions, launch: Launch, events: ExecProcessEvents): ExecProcess {
+  const pty = loadPty(launch.argv0);
   const term = pty.spawn(launch.program, [...launch.args], {
     name: options.env['TERM'] ?? 'xterm-256color',
     cols: options.size?.width ?? 80,
