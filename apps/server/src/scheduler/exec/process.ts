@@ -213,14 +213,18 @@ function spawnPty(options: ExecSpawnOptions, launch: Launch, events: ExecProcess
     encoding: null,
   });
   let exited = false;
-  // node-pty queues writes the terminal cannot take yet without telling the writer; its queue is
-  // read (defensively: an internal) so that a client flooding stdin is paused, not buffered.
-  const writeQueue = (): unknown[] | undefined =>
-    (term as unknown as { _writeStream?: { _writeQueue?: unknown[] } })._writeStream?._writeQueue;
-  const queued = (): number => writeQueue()?.length ?? 0;
+  // The terminal's stdin backlog, read (defensively: internals) so that a client flooding stdin is
+  // paused, not buffered: @lydell/node-pty writes to the terminal's socket, whose buffered bytes
+  // are counted in KiB; node-pty 1.1 queues writes of its own (one entry each).
+  const internals = term as unknown as {
+    _writeStream?: { _writeQueue?: unknown[] };
+    _socket?: { writableLength?: number };
+  };
+  const queued = (): number =>
+    internals._writeStream?._writeQueue?.length ?? Math.ceil((internals._socket?.writableLength ?? 0) / 1024);
   /** Drops stdin the program will never read (it is being killed or is gone). */
   const dropInput = (): void => {
-    const queue = writeQueue();
+    const queue = internals._writeStream?._writeQueue;
     if (queue !== undefined) queue.length = 0;
   };
   term.onData((data: string | Buffer) => {
@@ -235,7 +239,7 @@ function spawnPty(options: ExecSpawnOptions, launch: Launch, events: ExecProcess
   return {
     pid: term.pid,
     write: (data) => {
-      if (!exited) term.write(data);
+      if (!exited) (term.write as (data: string | Buffer) => void)(data);
       return exited || queued() < PTY_QUEUE_HIGH;
     },
     onDrain: (listener) => {
