@@ -43,6 +43,18 @@ describe('the published packages', () => {
     });
 
     it('passes @arethetypeswrong/cli for ESM-only packages (node16 and bundler resolution)', async () => {
+      const manifest = tarballManifest(tarball);
+      if (manifest['exports'] === undefined) {
+        // a bin-only package (the CLI): nothing to import, so no types to resolve; it must say so
+        // by having neither entry point nor types, and a bin instead
+        expect([manifest['main'], manifest['types'], manifest['module']]).toEqual([
+          undefined,
+          undefined,
+          undefined,
+        ]);
+        expect(Object.keys(manifest.bin ?? {}).length).toBeGreaterThan(0);
+        return;
+      }
       const result = await run(attw, [tarball, '--profile', 'esm-only', '--format', 'json', '--no-color'], {
         cwd: repoRoot,
         allowFailure: true,
