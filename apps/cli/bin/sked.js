@@ -16,7 +16,7 @@ if (major < NEED[0] || (major === NEED[0] && minor < NEED[1])) {
 }
 import('./launch.js').then(
   function (launch) {
-    return launch.start(new URL('../dist/main.js', import.meta.url), 'sked', '@sked/cli');
+    return launch.start(new URL('../dist/sked.js', import.meta.url), 'sked', '@sked/cli');
   },
   function (error) {
     process.stderr.write('sked: ' + String(error) + '\n');
