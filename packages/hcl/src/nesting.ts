@@ -5,7 +5,12 @@ export const MAX_HCL_NESTING = 100;
  * The deepest nesting of brackets, braces and interpolations in HCL text (strings and comments
  * skipped, `${` inside strings counted), with its line.
  */
-export function hclNesting(text: string): { depth: number; line: number } {
+export function hclNesting(text: string): {
+  /** The deepest nesting, in levels. */
+  depth: number;
+  /** The 1-based line where that depth is first reached. */
+  line: number;
+} {
   let depth = 0;
   let max = 0;
   let line = 1;
