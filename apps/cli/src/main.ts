@@ -5,7 +5,7 @@ import module from 'node:module';
 module.enableCompileCache?.();
 
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
-  const { VERSION } = await import('./program.js');
+  const { VERSION } = await import('./version.js');
   console.log(VERSION);
   process.exit(0);
 }

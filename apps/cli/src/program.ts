@@ -1,5 +1,3 @@
-import { createRequire } from 'node:module';
-
 import { Command, Option } from 'commander';
 
 import { allocCommand } from './commands/alloc.js';
@@ -15,9 +13,9 @@ import { volumeCommand } from './commands/volume.js';
 import { addCompletion } from './completion.js';
 import { examples } from './help.js';
 
-/** The version printed by `sked --version`: the package's. */
-export const VERSION: string = (createRequire(import.meta.url)('../package.json') as { version: string })
-  .version;
+import { VERSION } from './version.js';
+
+export { VERSION };
 
 function jobCommand(): Command {
   const job = new Command('job').description(

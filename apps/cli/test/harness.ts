@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import xterm from '@xterm/headless';
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 
 /** The built `sked` entry point. */
 export const SKED = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -153,21 +153,28 @@ export interface TerminalRun {
 }
 
 /**
- * node-pty's writes not yet made. node-pty (1.1.0) queues each write and makes it later; when the
+ * The terminal's writes not yet made. node-pty 1.1 queues each write and makes it later; when the
  * program exits meanwhile, it closes the terminal first and the late write fails with EBADF, which
- * it prints as "Unhandled pty write error" (nothing to catch). So a hang-up waits for this queue to
- * empty. Private to node-pty: a version without it fails here, loudly.
+ * it prints as "Unhandled pty write error" (nothing to catch). @lydell/node-pty writes to the
+ * terminal's socket, which buffers what the terminal cannot take yet. So a hang-up waits for that
+ * backlog to empty. Private to the library: a version with neither fails here, loudly.
  */
-function pendingWrites(proc: pty.IPty): unknown[] {
-  const queue = (proc as unknown as { _writeStream?: { _writeQueue?: unknown } })._writeStream?._writeQueue;
-  if (!Array.isArray(queue))
+function pendingWrites(proc: pty.IPty): { count(): number; drop(): void } {
+  const internals = proc as unknown as {
+    _writeStream?: { _writeQueue?: unknown };
+    _socket?: { writableLength?: unknown };
+  };
+  const queue = internals._writeStream?._writeQueue;
+  if (Array.isArray(queue)) return { count: () => queue.length, drop: () => (queue.length = 0) };
+  const socket = internals._socket;
+  if (typeof socket?.writableLength !== 'number')
     throw new Error(
-      'node-pty has no _writeStream._writeQueue any more: see pendingWrites in test/harness.ts.',
+      'the pty has neither _writeStream._writeQueue nor _socket.writableLength: see pendingWrites in test/harness.ts.',
     );
-  return queue;
+  return { count: () => Number(socket.writableLength), drop: () => undefined };
 }
 
-/** Runs `sked ARGS` on a pseudo-terminal of `cols` x `rows` (node-pty), screen kept by @xterm/headless. */
+/** Runs `sked ARGS` on a pseudo-terminal of `cols` x `rows` (@lydell/node-pty), screen kept by @xterm/headless. */
 export function skedOnTerminal(
   args: readonly string[],
   options: { env?: Record<string, string>; cols?: number; rows?: number } = {},
@@ -241,9 +248,9 @@ export function onTerminal(
     async kill() {
       if (exited) return;
       // What was typed reaches the program first; input it leaves unread for 5 s is dropped with it.
-      for (const deadline = Date.now() + 5000; queue.length > 0 && Date.now() < deadline;)
+      for (const deadline = Date.now() + 5000; queue.count() > 0 && Date.now() < deadline;)
         await new Promise((r) => setTimeout(r, 10));
-      queue.length = 0;
+      queue.drop();
       proc.kill('SIGHUP');
       const gone = setTimeout(() => proc.kill('SIGKILL'), 5000);
       await exitCode;

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { cleanEnv, SKED, startServer, type ServerProcess } from './harness.js';
+import { cleanEnv, startServer, type ServerProcess } from './harness.js';
 import { ensureShells } from './shells.js';
 
 /** The lines of the README's tour, with the exit code each one's comment announces. */
@@ -20,6 +20,9 @@ async function tourLines(): Promise<{ line: string; code: number }[]> {
     .map((line) => ({ line, code: Number(/# exit (\d+)/.exec(line)?.[1] ?? 0) }));
 }
 
+/** The package's bin, as the tour's alias runs it: the version check, then the build. */
+const SKED_BIN = fileURLToPath(new URL('../bin/sked.js', import.meta.url));
+
 let server: ServerProcess;
 let dir: string;
 
@@ -30,7 +33,7 @@ beforeAll(async () => {
   await cp(fileURLToPath(new URL('../examples', import.meta.url)), join(dir, 'examples'), {
     recursive: true,
   });
-  await writeFile(join(dir, 'sked'), `#!/bin/sh\nexec "${process.execPath}" "${SKED}" "$@"\n`);
+  await writeFile(join(dir, 'sked'), `#!/bin/sh\nexec "${process.execPath}" "${SKED_BIN}" "$@"\n`);
   await chmod(join(dir, 'sked'), 0o755);
 });
 afterAll(async () => {

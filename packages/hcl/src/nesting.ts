@@ -30,7 +30,12 @@ const directiveWord = /^~?[ \t]*([a-z]+)/;
  * quoted or heredoc). Comments and literal text are skipped. An over-estimate, never an
  * under-estimate: one pass, linear in the text.
  */
-export function hclNesting(text: string): { depth: number; line: number } {
+export function hclNesting(text: string): {
+  /** The deepest nesting, in levels. */
+  depth: number;
+  /** The 1-based line where that depth is first reached. */
+  line: number;
+} {
   const root: Level = { kind: '{', weight: 0, cond: 0, dirs: 0 };
   const stack: Level[] = [root];
   let depth = 0;

@@ -17,9 +17,11 @@ export type HclErrorKind =
 
 /** A text {@link parseHcl} could not turn into JSON; `message` is a sentence without the caller's prefix. */
 export class HclError extends Error {
+  /** Literal class name. */
   override readonly name = 'HclError';
 
   constructor(
+    /** What went wrong ({@link HclErrorKind}). */
     readonly kind: HclErrorKind,
     message: string,
     /** The 1-based line the error is on, when known. */

@@ -10,6 +10,8 @@ import { localRanges, tarballFiles, tarballManifest } from './tarball.ts';
 import { publishedPackages, repoRoot } from './workspace.ts';
 
 const packed = inject('packed');
+/** A package with a bin and nothing to import (the CLI): no types for attw to resolve. */
+const binOnly = (tarball: string): boolean => tarballManifest(tarball)['exports'] === undefined;
 const attw = join(repoRoot, 'tests/release/node_modules/.bin/attw');
 
 describe('the published packages', () => {
@@ -41,7 +43,9 @@ describe('the published packages', () => {
       );
       expect(messages).toEqual([]);
     });
+  });
 
+  describe.each(packed.filter(({ tarball }) => !binOnly(tarball)))('$name', ({ tarball }) => {
     it('passes @arethetypeswrong/cli for ESM-only packages (node16 and bundler resolution)', async () => {
       const result = await run(attw, [tarball, '--profile', 'esm-only', '--format', 'json', '--no-color'], {
         cwd: repoRoot,
@@ -61,4 +65,17 @@ describe('the published packages', () => {
       expect(result.code).toBe(0);
     });
   });
+
+  it.each(packed.filter(({ tarball }) => binOnly(tarball)))(
+    '$name is bin-only: neither entry point nor types, a bin instead',
+    ({ tarball }) => {
+      const manifest = tarballManifest(tarball);
+      expect([manifest['main'], manifest['types'], manifest['module']]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(Object.keys(manifest.bin ?? {}).length).toBeGreaterThan(0);
+    },
+  );
 });

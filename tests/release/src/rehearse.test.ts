@@ -35,6 +35,9 @@ describe('a rehearsed release', () => {
         name: pkg.name,
         imports: true,
       });
+      // a bin-only package's bins print the version it was published at
+      const bins = report.installed[pkg.name]?.filter((line) => /^[\w-]+ \d/.test(line)) ?? [];
+      expect(bins.filter((line) => !line.endsWith(` ${pkg.after}`))).toEqual([]);
     }
     // each package with a pending changeset moved up and got a changelog with that changeset's text
     const changed = new Set(report.changesets.flatMap((c) => c.packages));

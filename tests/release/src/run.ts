@@ -97,12 +97,13 @@ export interface GroupProcess {
 export function spawnGroup(
   command: string,
   args: readonly string[],
-  options: { readonly env?: NodeJS.ProcessEnv; readonly graceMs: number },
+  options: { readonly env?: NodeJS.ProcessEnv; readonly graceMs: number; readonly cwd?: string },
 ): GroupProcess {
   const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
     ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
   });
   let text = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));

@@ -29,6 +29,13 @@ export function serverListeners(): string[] {
   return [...help.matchAll(/--([a-z]+)-port\b/g)].map((match) => match[1] ?? '').filter(Boolean);
 }
 
+/** How to start the server: the workspace build by default, or an installed bin (`npx sked-server`). */
+export interface ServerLaunch {
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd?: string;
+}
+
 /**
  * Starts `sked-server` with `--demo` and every listener on port 0, plus `extraArgs`; resolves once
  * each listener printed its ready line.
@@ -36,17 +43,21 @@ export function serverListeners(): string[] {
 export async function startSkedServer(
   extraArgs: readonly string[] = [],
   timeoutMs = 60_000,
+  launch: ServerLaunch = { command: process.execPath, args: [serverMain] },
 ): Promise<SkedServer> {
   const listeners = serverListeners();
   const token = listeners.includes('secrets') ? ['--secrets-root-token', secretsRootToken] : [];
   const args = [
-    serverMain,
+    ...launch.args,
     '--demo',
     ...listeners.flatMap((name) => [`--${name}-port`, '0']),
     ...token,
     ...extraArgs,
   ];
-  const { child, output, close } = spawnGroup(process.execPath, args, { graceMs: 10_000 });
+  const { child, output, close } = spawnGroup(launch.command, args, {
+    graceMs: 10_000,
+    ...(launch.cwd === undefined ? {} : { cwd: launch.cwd }),
+  });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const urls: Record<string, string> = {};

@@ -158,7 +158,7 @@ export async function rehearseRelease(
       });
     }
 
-    // a fresh project installs every published package from the registry and imports each
+    // a fresh project installs every published package from the registry and imports (or runs) each
     mkdirSync(consumer, { recursive: true });
     writeFileSync(
       join(consumer, 'package.json'),
@@ -195,6 +195,24 @@ export async function rehearseRelease(
     );
     const imported = await run(process.execPath, ['check.mjs'], { cwd: consumer, env, timeoutMs: 60_000 });
     const installed = JSON.parse(imported.stdout) as Record<string, string[]>;
+    // a bin-only package (nothing to import) is run instead: each of its bins with --version
+    for (const p of packages) {
+      const manifest = JSON.parse(
+        readFileSync(join(consumer, 'node_modules', p.name, 'package.json'), 'utf8'),
+      ) as Manifest;
+      if (manifest['exports'] !== undefined || typeof manifest.bin !== 'object') continue;
+      const versions: string[] = [];
+      for (const [bin, path] of Object.entries(manifest.bin)) {
+        const file = join(consumer, 'node_modules', p.name, path);
+        const result = await run(process.execPath, [file, '--version'], {
+          cwd: consumer,
+          env,
+          timeoutMs: 60_000,
+        });
+        versions.push(`${bin} ${result.stdout.trim()}`);
+      }
+      installed[p.name] = versions;
+    }
     note(`installed from the registry: ${specs.join(' ')}`);
     return {
       registry: registry.url,

@@ -1,7 +1,8 @@
 import { spawn as spawnChild } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as Pty from '@lydell/node-pty';
 import { findProgram, signalGroup } from '../core/index.js';
-import * as pty from 'node-pty';
 import type { ExecSandbox } from './sandbox.js';
 
 /** What an exec process reports. */
@@ -174,7 +175,35 @@ function spawnPipes(options: ExecSpawnOptions, launch: Launch, events: ExecProce
 const PTY_QUEUE_HIGH = 16;
 const PTY_QUEUE_LOW = 4;
 
+let ptyModule: typeof Pty | undefined;
+
+/**
+ * The terminal library, loaded on the first `tty: true` exec only: the server starts without it,
+ * and an install that lacks its prebuilt binary (`--omit=optional`, an unsupported platform) still
+ * serves everything but terminals. `load` is replaceable for tests.
+ */
+export function loadPty(
+  program: string,
+  load: () => typeof Pty = () => createRequire(import.meta.url)('@lydell/node-pty') as typeof Pty,
+): typeof Pty {
+  if (ptyModule !== undefined) return ptyModule;
+  try {
+    const loaded = load();
+    ptyModule = loaded;
+    return loaded;
+  } catch (error) {
+    const reason = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+    throw new ExecCommandError(
+      program,
+      `a terminal (tty) is not available on this server: @lydell/node-pty could not be loaded (${reason}); ` +
+        'exec without a tty still works. Reinstall @sked/server without --omit=optional on a supported platform ' +
+        '(Linux, macOS or Windows on x64 or arm64).',
+    );
+  }
+}
+
 function spawnPty(options: ExecSpawnOptions, launch: Launch, events: ExecProcessEvents): ExecProcess {
+  const pty = loadPty(launch.argv0);
   const term = pty.spawn(launch.program, [...launch.args], {
     name: options.env['TERM'] ?? 'xterm-256color',
     cols: options.size?.width ?? 80,
@@ -184,14 +213,18 @@ function spawnPty(options: ExecSpawnOptions, launch: Launch, events: ExecProcess
     encoding: null,
   });
   let exited = false;
-  // node-pty queues writes the terminal cannot take yet without telling the writer; its queue is
-  // read (defensively: an internal) so that a client flooding stdin is paused, not buffered.
-  const writeQueue = (): unknown[] | undefined =>
-    (term as unknown as { _writeStream?: { _writeQueue?: unknown[] } })._writeStream?._writeQueue;
-  const queued = (): number => writeQueue()?.length ?? 0;
+  // The terminal's stdin backlog, read (defensively: internals) so that a client flooding stdin is
+  // paused, not buffered: @lydell/node-pty writes to the terminal's socket, whose buffered bytes
+  // are counted in KiB; node-pty 1.1 queues writes of its own (one entry each).
+  const internals = term as unknown as {
+    _writeStream?: { _writeQueue?: unknown[] };
+    _socket?: { writableLength?: number };
+  };
+  const queued = (): number =>
+    internals._writeStream?._writeQueue?.length ?? Math.ceil((internals._socket?.writableLength ?? 0) / 1024);
   /** Drops stdin the program will never read (it is being killed or is gone). */
   const dropInput = (): void => {
-    const queue = writeQueue();
+    const queue = internals._writeStream?._writeQueue;
     if (queue !== undefined) queue.length = 0;
   };
   term.onData((data: string | Buffer) => {
@@ -206,7 +239,7 @@ function spawnPty(options: ExecSpawnOptions, launch: Launch, events: ExecProcess
   return {
     pid: term.pid,
     write: (data) => {
-      if (!exited) term.write(data);
+      if (!exited) (term.write as (data: string | Buffer) => void)(data);
       return exited || queued() < PTY_QUEUE_HIGH;
     },
     onDrain: (listener) => {
