@@ -41,7 +41,9 @@ export type WatchOptions = Omit<QueryWatchOptions, 'signal'>;
  * @since 0.2.0
  */
 export interface Expect {
+  /** What the answer should be, for the error message (`a list of peerings`). */
   readonly what: string;
+  /** Whether a decoded 2xx body is of that shape. */
   readonly ok: (data: unknown) => boolean;
 }
 
@@ -50,10 +52,13 @@ export interface Expect {
  * @since 0.2.0
  */
 export interface EndpointSpec {
+  /** The HTTP method (`GET`, `POST`, `LIST`, ...). */
   readonly method: string;
   /** The path, with every name in it encoded (see {@link path}). */
   readonly path: string;
+  /** Query parameters; an `undefined` value is left out. */
   readonly query?: Query | undefined;
+  /** The request body, sent as JSON. @defaultValue none */
   readonly body?: unknown;
   /** What a 2xx answer must be; anything else rejects with an `ApiError` (status 200). */
   readonly expect?: Expect | undefined;
@@ -198,7 +203,9 @@ export function follow<T>(
 
 /** Paging options the list builders read. */
 export interface PageOptions extends CallOptions {
+  /** Items per page (`per_page`). @defaultValue the server's: all */
   readonly perPage?: number | undefined;
+  /** Where to start (`next_token`), from a previous page's `meta.nextToken`. @defaultValue the start */
   readonly nextToken?: string | undefined;
 }
 

@@ -3,8 +3,8 @@ import {
   createTransport,
   isTransport,
   type Transport,
-  type ServiceDefaults,
-  type ServiceOptions,
+  type TransportDefaults,
+  type TransportOptions,
 } from '@sked/http';
 
 import { InvalidRequestError } from './errors.js';
@@ -21,7 +21,10 @@ export const MESH_ENV_PREFIX = 'SKED_MESH_';
  * fetch, headers, env, log) with the mesh service's defaults, plus a default partition.
  * @since 0.1.0
  */
-export interface MeshClientOptions extends ServiceOptions {
+export interface MeshClientOptions extends Omit<
+  TransportOptions,
+  'namespace' | 'region' | 'envPrefix' | 'defaultAddress'
+> {
   /**
    * Partition sent with every call that does not name one (env `SKED_MESH_PARTITION`).
    * @defaultValue none (the server's `default`)
@@ -34,7 +37,10 @@ export interface MeshClientOptions extends ServiceOptions {
  * partition.
  * @since 0.2.0
  */
-export interface MeshClientDefaults extends ServiceDefaults {
+export interface MeshClientDefaults extends Omit<
+  TransportDefaults,
+  'namespace' | 'region' | 'defaultAddress'
+> {
   /** Partition sent with every call that does not name one. */
   readonly partition?: string | undefined;
 }

@@ -4,8 +4,8 @@ import {
   isTransport,
   unusableAnswer,
   type Transport,
-  type ServiceDefaults,
-  type ServiceOptions,
+  type TransportDefaults,
+  type TransportOptions,
 } from '@sked/http';
 
 import { call } from './internal/envelope.js';
@@ -25,7 +25,10 @@ export const SECRETS_ENV_PREFIX = 'SKED_SECRETS_';
  * The secrets service has no namespace or region parameter, so they are not options.
  * @since 0.1.0
  */
-export interface SecretsClientOptions extends ServiceOptions {
+export interface SecretsClientOptions extends Omit<
+  TransportOptions,
+  'namespace' | 'region' | 'envPrefix' | 'defaultAddress'
+> {
   /**
    * Where the LDAP auth method is mounted: `ldap` (meaning `auth/ldap`), `auth/corp-ldap`, ...
    * @defaultValue `"ldap"`
@@ -38,7 +41,10 @@ export interface SecretsClientOptions extends ServiceOptions {
  * the mount.
  * @since 0.2.0
  */
-export interface SecretsClientDefaults extends ServiceDefaults {
+export interface SecretsClientDefaults extends Omit<
+  TransportDefaults,
+  'namespace' | 'region' | 'defaultAddress'
+> {
   /** Where the LDAP auth method is mounted. */
   readonly mount?: string | undefined;
 }
