@@ -52,6 +52,10 @@ describe('escapeDnValue and firstRdnValue', () => {
     [' lead', '\\ lead'],
     ['#hash', '\\#hash'],
     ['trail ', 'trail\\ '],
+    // found by the property below (seed 1863890227): an escaped backslash before the trailing space
+    ['\\ ', '\\\\\\ '],
+    [' ', '\\ '],
+    ['  ', '\\ \\ '],
     ['x=y+z;"<>\\', 'x\\=y\\+z\\;\\"\\<\\>\\\\'],
   ])('escapes %j as %j', (value, escaped) => {
     expect(escapeDnValue(value)).toBe(escaped);

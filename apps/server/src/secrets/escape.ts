@@ -30,7 +30,9 @@ export function escapeFilterValue(value: string): string {
 export function escapeDnValue(value: string): string {
   let out = value.replace(/["+,;<>\\=]/g, (c) => `\\${c}`).replace(/\0/g, '\\00');
   if (out.startsWith('#') || out.startsWith(' ')) out = `\\${out}`;
-  if (out.endsWith(' ') && !out.endsWith('\\ ')) out = `${out.slice(0, -1)}\\ `;
+  // A trailing space is escaped unless it is the value's only character (escaped as leading above).
+  // Decided on the value, not on `out`: in `out`, `\\ ` may be an escaped backslash and a space.
+  if (value.endsWith(' ') && value.length > 1) out = `${out.slice(0, -1)}\\ `;
   return out;
 }
 
