@@ -159,7 +159,7 @@ describe('groups', () => {
 
   it('reads at most maxGroups group entries: one more fails the login rather than dropping groups', async () => {
     const settings = { ...DEFAULT_SETTINGS, ...slapd.authConfig, request_timeout: 10 } as LdapSettings;
-    expect((await authenticate(settings, 'alice', 'alice-pw', undefined, 2)).groups.sort()).toEqual([
+    expect((await authenticate(settings, 'alice', 'alice-pw', undefined, 2)).groups.toSorted()).toEqual([
       'admins',
       'devs',
     ]);
