@@ -48,7 +48,11 @@ export function parseStateFlags(
   options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] },
 ): string | undefined {
   const dir = values['data-dir'];
-  if (values['set-aside-unreadable'] === true) options.setAsideUnreadable = true;
+  if (values['set-aside-unreadable'] === true) {
+    if (typeof dir !== 'string')
+      return '--set-aside-unreadable requires --data-dir (it acts on stored records)';
+    options.setAsideUnreadable = true;
+  }
   if (typeof dir === 'string') {
     if (dir.trim() === '') return '--data-dir expects a directory';
     options.dataDir = dir;
