@@ -5,13 +5,7 @@
 import { ownValue } from '@sked/model';
 import { DEFAULTS } from '../defaults.js';
 import { createHttpApp } from '../http/app.js';
-import {
-  gracefulClose,
-  hostForUrl,
-  listeningPort,
-  type RunningService,
-  type ServiceListenOptions,
-} from '../http/listen.js';
+import { listenService, type RunningService, type ServiceListenOptions } from '../http/listen.js';
 import { guardLocalOnly } from '../http/local-only.js';
 import type { Acl } from './acl/index.js';
 import { ClusterError, createCluster, type GcOptions, type StoreOptions } from './core/index.js';
@@ -151,16 +145,15 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
   try {
     // A restored state already holds the demo jobs (or what became of them).
     if (options.demo === true && options.persistence?.restored === undefined) loadDemo(cluster);
-    await app.listen({ host, port: options.port });
   } catch (error) {
     await app.close().catch(() => undefined);
     await cluster.close();
     throw error;
   }
-  const closeApp = gracefulClose(app);
+  const { url, close: closeApp } = await listenService(app, options, () => cluster.close());
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${hostForUrl(host)}:${listeningPort(app, options.port)}`,
+    url,
     app,
     cluster,
     close() {
