@@ -227,6 +227,8 @@ export {
 } from './names.js';
 export { cronProblem, nextCronLaunch, parseCron } from './cron.js';
 export type { CronSpec } from './cron.js';
+// Deep equality of JSON values as the services read them
+export { jsonEqual } from './json-equal.js';
 // Records keyed by names from input (own keys only)
 export { nullRecord, ownValue, setOwn } from './own.js';
 // Helpers types used in the inferred schema types
