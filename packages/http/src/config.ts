@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 
 import { Agent } from 'undici';
+import { parseGoBool } from '@sked/model';
 
 import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 import { ConfigError } from './errors.js';
@@ -364,10 +365,15 @@ function parseAddress(raw: string, source: string): string {
 }
 
 function parseBool(raw: string, source: string): boolean {
-  const lower = raw.trim().toLowerCase();
-  if (lower === 'true' || lower === '1') return true;
-  if (lower === 'false' || lower === '0') return false;
-  throw new ConfigError(`${source} must be true, false, 1 or 0, got ${JSON.stringify(raw)}.`, source, raw);
+  const parsed = parseGoBool(raw.trim());
+  if (parsed === undefined) {
+    throw new ConfigError(
+      `${source} must be a boolean (true, false, 1, 0, t, f), got ${JSON.stringify(raw)}.`,
+      source,
+      raw,
+    );
+  }
+  return parsed;
 }
 
 function readPem(file: string, source: string, what: string): string {
