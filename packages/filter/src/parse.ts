@@ -293,5 +293,3 @@ export function parseText(text: string, options?: ParseOptions): ParseResult {
   }
   return { ok: true, ast: parsed.ast };
 }
-
-export { describeToken };
