@@ -211,8 +211,8 @@ export type ConfigInput = Pick<
   | 'defaultAddress'
 >;
 
-/** Default address of the scheduling service. @internal */
-export const DEFAULT_ADDRESS = 'http://127.0.0.1:4646';
+/** The address when nothing gives one: the scheduling service's, written once. @since 0.1.0 */
+export const DEFAULT_ADDRESS: string = 'http://127.0.0.1:4646';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -366,14 +366,12 @@ function parseAddress(raw: string, source: string): string {
 
 function parseBool(raw: string, source: string): boolean {
   const parsed = parseGoBool(raw.trim());
-  if (parsed === undefined) {
-    throw new ConfigError(
-      `${source} must be a boolean (true, false, 1, 0, t, f), got ${JSON.stringify(raw)}.`,
-      source,
-      raw,
-    );
-  }
-  return parsed;
+  if (parsed !== undefined) return parsed;
+  throw new ConfigError(
+    `${source} must be a boolean (true, false, 1, 0, t, f), got ${JSON.stringify(raw)}.`,
+    source,
+    raw,
+  );
 }
 
 function readPem(file: string, source: string, what: string): string {
