@@ -84,8 +84,8 @@ describe('scheduler laws', () => {
         used.set(alloc.NodeID, { cpu: u.cpu + a.cpu, memory: u.memory + a.memory });
       }
       for (const [node, u] of used) {
-        expect(u.cpu, `CPU on ${node}`).toBeLessThanOrEqual(NODE_CPU);
-        expect(u.memory, `memory on ${node}`).toBeLessThanOrEqual(NODE_MEMORY);
+        const fits = { node, cpu: u.cpu <= NODE_CPU, memory: u.memory <= NODE_MEMORY };
+        expect(fits).toEqual({ node, cpu: true, memory: true });
       }
       // Constraints: the avoided node gets none of the job's allocations; distinct_hosts holds.
       const nameOf = new Map(h.nodes.map((n) => [n.ID, n.Name]));
