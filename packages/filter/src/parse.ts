@@ -5,7 +5,7 @@ import { goUnquote } from './internal/go-strconv.js';
 import { compileRegex } from './internal/regex.js';
 import { walk } from './internal/walk.js';
 import { resolveLimits, type ParseOptions } from './options.js';
-import { describeToken, FilterRecognitionError } from './parser-errors.js';
+import { FilterRecognitionError } from './parser-errors.js';
 import { FilterParser } from './parser.js';
 import {
   DoubleQuoted,
@@ -293,5 +293,3 @@ export function parseText(text: string, options?: ParseOptions): ParseResult {
   }
   return { ok: true, ast: parsed.ast };
 }
-
-export { describeToken };

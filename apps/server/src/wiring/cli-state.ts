@@ -1,4 +1,6 @@
-import { parseDuration, type GcOptions } from '../scheduler/core/index.js';
+import { parseGoDuration } from '@sked/model';
+
+import type { GcOptions } from '../scheduler/core/index.js';
 import type { StartServerOptions } from './server.js';
 
 /** The `parseArgs` options of the durable-state and garbage-collection flags. */
@@ -61,8 +63,8 @@ export function parseStateFlags(
   for (const [flag, key] of GC_FLAGS) {
     const text = values[flag];
     if (typeof text !== 'string') continue;
-    const ns = parseDuration(text);
-    const ms = ns === undefined ? undefined : ns / 1e6;
+    const parsed = parseGoDuration(text.trim());
+    const ms = parsed.ok ? parsed.ns / 1e6 : undefined;
     if (ms === undefined || ms < 1 || ms > MAX_MS) {
       return `--${flag} expects a duration from 1ms to 366 days such as 30s, 5m or 1h30m, not ${JSON.stringify(text)}`;
     }

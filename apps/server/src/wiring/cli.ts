@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parseByteSize } from '@sked/model';
 import { DEFAULTS } from '../defaults.js';
 import { parseMount } from '../secrets/index.js';
 import { parseStateFlags, STATE_FLAGS, STATE_USAGE } from './cli-state.js';
@@ -20,7 +21,8 @@ Options:
                           token named "bootstrap" with a random secret is created and printed)
   --acl-tokens FILE       JSON file of ACL tokens (see README)
   --demo                  Register a few sample jobs of each type at start
-  --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default ${DEFAULTS.maxBody / (1024 * 1024)}m)
+  --max-body SIZE         Largest accepted request body: bytes, or with a unit, KB/MB (1000) or
+                          KiB/MiB (1024) (default ${DEFAULTS.maxBody / (1024 * 1024)}MiB)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
   --heartbeat-ms MS       Heartbeat interval of event streams, exec sessions and mesh peering
                           streams in milliseconds (default ${DEFAULTS.heartbeatMs})
@@ -55,20 +57,6 @@ function parseInteger(flag: string, text: string, min: number, max: number): num
     return `${flag} must be between ${min} and ${max}, not ${value}`;
   }
   return value;
-}
-
-/**
- * Parses a size such as `1048576`, `512k` or `10m` (powers of 1024).
- * @param text - The flag's value.
- * @returns Bytes, or undefined when the text is not a size.
- */
-export function parseSize(text: string): number | undefined {
-  const match = /^(\d+)\s*([kmg]?)i?b?$/i.exec(text.trim());
-  if (match === null) return undefined;
-  const unit = (match[2] ?? '').toLowerCase();
-  const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
-  const value = Number(match[1]) * factor;
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /**
@@ -157,14 +145,15 @@ export function parseCli(
   if (values['acl-tokens'] !== undefined) options.aclTokens = values['acl-tokens'];
   if (values.demo === true) options.demo = true;
   if (values['max-body'] !== undefined) {
-    const size = parseSize(values['max-body']);
-    if (size === undefined) {
+    const size = parseByteSize(values['max-body']);
+    if (!size.ok || size.bytes === 0) {
+      const why = size.ok ? 'is zero' : size.message;
       return {
         kind: 'error',
-        message: `--max-body expects a size such as 1048576, 512k or 10m, not ${JSON.stringify(values['max-body'])}`,
+        message: `--max-body expects a size such as 1048576, 512KiB or 10MiB: ${JSON.stringify(values['max-body'])} ${why}`,
       };
     }
-    options.maxBody = size;
+    options.maxBody = size.bytes;
   }
   if (values['enable-raw-exec'] === true) options.enableRawExec = true;
   if (values['heartbeat-ms'] !== undefined) {
