@@ -47,6 +47,7 @@ export async function startSecretsService(options: StartSecretsOptions): Promise
   });
   const { app } = service;
   guardLocalOnly(app, options.localOnly ?? {});
+  options.faults?.install(app, { service: 'secrets' });
   try {
     await app.listen({ host: options.host, port: options.port });
   } catch (error) {
