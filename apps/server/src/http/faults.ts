@@ -180,19 +180,136 @@ function pause(ms: number, socket: Socket, closing: AbortSignal): Promise<void> 
   });
 }
 
-/**
- * Creates a server's fault injector.
- * @param options - `control`: whether the control endpoint is on. @defaultValue off
- * @returns The injector, with no rule and a leader.
- */
-export function createFaultInjector(options: { readonly control?: boolean } = {}): FaultInjector {
-  const rules: ActiveRule[] = [];
-  const open = new Set<OpenRequest>();
-  const closing = new AbortController();
-  let nextId = 1;
-  let leaderlessSince: number | undefined;
+/** The injector's state, shared by its functions. */
+interface FaultState {
+  readonly rules: ActiveRule[];
+  readonly open: Set<OpenRequest>;
+  readonly closing: AbortController;
+  leaderlessSince: number | undefined;
+}
 
-  const handle = (active: ActiveRule): FaultHandle => ({
+/** Counts a request against every rule; the rules whose turn it is. */
+function triggered(state: FaultState, request: Omit<OpenRequest, 'socket'>): CheckedFaultRule[] {
+  const out: CheckedFaultRule[] = [];
+  for (const active of state.rules) {
+    if (!faultMatches(active.rule, request)) continue;
+    active.matched++;
+    if (active.matched >= active.rule.nth && active.applied < active.rule.times) {
+      active.applied++;
+      out.push(active.rule);
+    }
+  }
+  return out;
+}
+
+/** Keeps an open request (for drops) until its answer or its connection ends. */
+function track(state: FaultState, reply: FastifyReply, entry: OpenRequest): void {
+  state.open.add(entry);
+  const done = (): void => {
+    state.open.delete(entry);
+    entry.socket.off('close', done);
+    reply.raw.off('close', done);
+  };
+  entry.socket.once('close', done);
+  reply.raw.once('close', done);
+}
+
+/** Answers a request with a rule's status, body and headers (errors in the listener's format). */
+function answer(request: FastifyRequest, reply: FastifyReply, rule: CheckedFaultRule): FastifyReply {
+  if (isUpgrade(request.headers)) {
+    // a refused upgrade's socket belongs to no HTTP connection the server would close: end it
+    void reply.header('connection', 'close');
+    reply.raw.once('finish', () => request.raw.socket.destroy());
+  }
+  for (const [name, value] of Object.entries(rule.headers)) void reply.header(name, value);
+  const status = rule.status ?? 500;
+  if (rule.body === undefined && status >= 400) throw new HttpError(status, 'injected fault');
+  void reply.code(status);
+  if (rule.body === undefined) return reply.send();
+  const json = typeof rule.body !== 'string';
+  if (!reply.hasHeader('content-type'))
+    void reply.type(json ? 'application/json' : 'text/plain; charset=utf-8');
+  return reply.send(json ? JSON.stringify(rule.body) : rule.body);
+}
+
+/** The hook: latency, then an answer, a cut or the leaderless 500, else the request goes on. */
+async function onRequest(
+  state: FaultState,
+  service: FaultService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const path = pathOf(request.url);
+  if (path.startsWith(FAULT_CONTROL_PREFIX)) return undefined;
+  const entry: OpenRequest = { service, method: request.method, path, socket: request.raw.socket };
+  track(state, reply, entry);
+  const due = state.rules.length === 0 ? [] : triggered(state, entry);
+  const delayMs = due.reduce((sum, rule) => sum + rule.delayMs, 0);
+  if (delayMs > 0) await pause(delayMs, entry.socket, state.closing.signal);
+  if (entry.socket.destroyed) {
+    reply.hijack();
+    return reply;
+  }
+  const terminal = due.find((rule) => rule.reset || rule.status !== undefined);
+  if (terminal?.reset === true) {
+    reply.hijack();
+    entry.socket.destroy();
+    return reply;
+  }
+  if (terminal !== undefined) return answer(request, reply, terminal);
+  if (service === 'scheduler' && state.leaderlessSince !== undefined && !LEADER_FREE.test(path)) {
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!read || !isFlagSet(query?.['stale'])) {
+      return reply.code(500).type('text/plain; charset=utf-8').send('No cluster leader');
+    }
+  }
+  return undefined;
+}
+
+/** Cuts the connections of the open requests a filter selects. */
+function dropWhere(state: FaultState, filter: FaultFilter | undefined): number {
+  const checked = checkFaultFilter(filter);
+  let dropped = 0;
+  for (const entry of state.open) {
+    if (!faultMatches(checked, entry)) continue;
+    state.open.delete(entry);
+    entry.socket.destroy();
+    dropped++;
+  }
+  return dropped;
+}
+
+/** Installs the hooks (and the control endpoint) of an injector on a listener. */
+function install(
+  state: FaultState,
+  faults: FaultInjector,
+  app: FastifyInstance,
+  listener: FaultListenerOptions,
+): void {
+  app.addHook('onRequest', (request, reply) => onRequest(state, listener.service, request, reply));
+  if (listener.service === 'scheduler') {
+    // a stale read while leaderless: the read headers say so
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      const since = state.leaderlessSince;
+      if (since !== undefined && reply.hasHeader('x-svc-knownleader')) {
+        reply.header('x-svc-knownleader', 'false');
+        reply.header('x-svc-lastcontact', String(Math.max(0, Date.now() - since)));
+      }
+      done(null, payload);
+    });
+  }
+  app.addHook('preClose', (done) => {
+    state.closing.abort();
+    done();
+  });
+  if (faults.control && listener.authorize !== undefined) {
+    registerFaultControl(app, faults, listener.authorize);
+  }
+}
+
+function handleOf(active: ActiveRule, remove: (id: string) => boolean): FaultHandle {
+  return {
     id: active.id,
     get matched() {
       return active.matched;
@@ -203,100 +320,24 @@ export function createFaultInjector(options: { readonly control?: boolean } = {}
     get spent() {
       return active.applied >= active.rule.times;
     },
-    remove: () => void faults.remove(active.id),
-  });
-
-  /** Counts a request against every rule; the rules whose turn it is. */
-  const triggered = (request: Omit<OpenRequest, 'socket'>): CheckedFaultRule[] => {
-    const out: CheckedFaultRule[] = [];
-    for (const active of rules) {
-      if (!faultMatches(active.rule, request)) continue;
-      active.matched++;
-      if (active.matched >= active.rule.nth && active.applied < active.rule.times) {
-        active.applied++;
-        out.push(active.rule);
-      }
-    }
-    return out;
+    remove: () => void remove(active.id),
   };
+}
 
-  const track = (reply: FastifyReply, entry: OpenRequest): void => {
-    open.add(entry);
-    const done = (): void => {
-      open.delete(entry);
-      entry.socket.off('close', done);
-      reply.raw.off('close', done);
-    };
-    entry.socket.once('close', done);
-    reply.raw.once('close', done);
+/**
+ * Creates a server's fault injector.
+ * @param options - `control`: whether the control endpoint is on. @defaultValue off
+ * @returns The injector, with no rule and a leader.
+ */
+export function createFaultInjector(options: { readonly control?: boolean } = {}): FaultInjector {
+  const state: FaultState = {
+    rules: [],
+    open: new Set(),
+    closing: new AbortController(),
+    leaderlessSince: undefined,
   };
-
-  const answer = (request: FastifyRequest, reply: FastifyReply, rule: CheckedFaultRule): FastifyReply => {
-    if (isUpgrade(request.headers)) {
-      void reply.header('connection', 'close');
-      reply.raw.once('finish', () => request.raw.socket.destroy());
-    }
-    const status = rule.status ?? 500;
-    if (rule.body === undefined && status >= 400) {
-      for (const [name, value] of Object.entries(rule.headers)) void reply.header(name, value);
-      throw new HttpError(status, 'injected fault');
-    }
-    void reply.code(status);
-    for (const [name, value] of Object.entries(rule.headers)) void reply.header(name, value);
-    if (rule.body === undefined) return reply.send();
-    if (typeof rule.body === 'string') {
-      if (!reply.hasHeader('content-type')) void reply.type('text/plain; charset=utf-8');
-      return reply.send(rule.body);
-    }
-    if (!reply.hasHeader('content-type')) void reply.type('application/json');
-    return reply.send(JSON.stringify(rule.body));
-  };
-
-  const onRequest = async (
-    service: FaultService,
-    request: FastifyRequest,
-    reply: FastifyReply,
-  ): Promise<FastifyReply | undefined> => {
-    const path = pathOf(request.url);
-    if (path.startsWith(FAULT_CONTROL_PREFIX)) return undefined;
-    const entry: OpenRequest = { service, method: request.method, path, socket: request.raw.socket };
-    track(reply, entry);
-    const due = rules.length === 0 ? [] : triggered(entry);
-    const delayMs = due.reduce((sum, rule) => sum + rule.delayMs, 0);
-    if (delayMs > 0) await pause(delayMs, entry.socket, closing.signal);
-    if (entry.socket.destroyed) {
-      reply.hijack();
-      return reply;
-    }
-    const terminal = due.find((rule) => rule.reset || rule.status !== undefined);
-    if (terminal?.reset === true) {
-      reply.hijack();
-      entry.socket.destroy();
-      return reply;
-    }
-    if (terminal !== undefined) return answer(request, reply, terminal);
-    if (service === 'scheduler' && leaderlessSince !== undefined && !LEADER_FREE.test(path)) {
-      const read = request.method === 'GET' || request.method === 'HEAD';
-      const query = request.query as Record<string, unknown> | undefined;
-      if (!read || !isFlagSet(query?.['stale'])) {
-        return reply.code(500).type('text/plain; charset=utf-8').send('No cluster leader');
-      }
-    }
-    return undefined;
-  };
-
-  const dropWhere = (filter: FaultFilter | undefined): number => {
-    const checked = checkFaultFilter(filter);
-    let dropped = 0;
-    for (const entry of open) {
-      if (!faultMatches(checked, entry)) continue;
-      open.delete(entry);
-      entry.socket.destroy();
-      dropped++;
-    }
-    return dropped;
-  };
-
+  const { rules } = state;
+  let nextId = 1;
   const faults: FaultInjector = {
     control: options.control === true,
     inject(rule) {
@@ -304,7 +345,7 @@ export function createFaultInjector(options: { readonly control?: boolean } = {}
       if (rules.length >= 1000) throw new FaultRuleError('rule', 'fault rules: at most 1000 rules at a time');
       const active: ActiveRule = { id: `f${nextId++}`, rule: checked, matched: 0, applied: 0 };
       rules.push(active);
-      return handle(active);
+      return handleOf(active, (id) => faults.remove(id));
     },
     list: () => rules.map(snapshot),
     remove(id) {
@@ -315,39 +356,21 @@ export function createFaultInjector(options: { readonly control?: boolean } = {}
     },
     clear() {
       rules.length = 0;
-      leaderlessSince = undefined;
+      state.leaderlessSince = undefined;
     },
     leaderless(on = true) {
-      if (!on) leaderlessSince = undefined;
-      else leaderlessSince ??= Date.now();
+      if (!on) state.leaderlessSince = undefined;
+      else state.leaderlessSince ??= Date.now();
     },
     get isLeaderless() {
-      return leaderlessSince !== undefined;
+      return state.leaderlessSince !== undefined;
     },
-    drop: (filter) => dropWhere(filter),
-    dropEventStreams: () => dropWhere({ service: 'scheduler', path: '/v1/event/stream' }),
-    dropExecSessions: () => dropWhere({ service: 'scheduler', path: '/v1/client/allocation/:alloc_id/exec' }),
-    dropPeeringStreams: () => dropWhere({ service: 'mesh', path: '/v1/internal/peering/stream' }),
-    install(app, listener) {
-      app.addHook('onRequest', (request, reply) => onRequest(listener.service, request, reply));
-      if (listener.service === 'scheduler') {
-        // a stale read while leaderless: the headers say so
-        app.addHook('onSend', (_request, reply, payload, done) => {
-          if (leaderlessSince !== undefined && reply.hasHeader('x-svc-knownleader')) {
-            reply.header('x-svc-knownleader', 'false');
-            reply.header('x-svc-lastcontact', String(Math.max(0, Date.now() - leaderlessSince)));
-          }
-          done(null, payload);
-        });
-      }
-      app.addHook('preClose', (done) => {
-        closing.abort();
-        done();
-      });
-      if (faults.control && listener.authorize !== undefined) {
-        registerFaultControl(app, faults, listener.authorize);
-      }
-    },
+    drop: (filter) => dropWhere(state, filter),
+    dropEventStreams: () => dropWhere(state, { service: 'scheduler', path: '/v1/event/stream' }),
+    dropExecSessions: () =>
+      dropWhere(state, { service: 'scheduler', path: '/v1/client/allocation/:alloc_id/exec' }),
+    dropPeeringStreams: () => dropWhere(state, { service: 'mesh', path: '/v1/internal/peering/stream' }),
+    install: (app, listener) => install(state, faults, app, listener),
   };
   return faults;
 }
