@@ -174,7 +174,7 @@ function checkPath(value: unknown): { path: string | RegExp | undefined; pattern
   if (/[\s?#]|\p{Cc}/u.test(value)) {
     return fail('path', `must be a path without spaces, query or fragment, got ${quote(value)}`);
   }
-  return { path: value, pattern: routePatternToRegExp(value) };
+  return { path: value, pattern: routePatternToRegExp(value.length > 1 ? value.replace(/\/+$/, '') : value) };
 }
 
 function checkInteger(field: string, value: unknown, min: number, max: number, fallback: number): number {
