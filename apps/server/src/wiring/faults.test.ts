@@ -126,7 +126,7 @@ describe('drops', () => {
       (async () => {
         for (;;) if ((await reader.read()).done) return 'ended';
       })(),
-    ).rejects.toThrow();
+    ).rejects.toThrow('terminated');
     expect(server.faults.dropEventStreams()).toBe(0);
     const again = await fetch(`${server.scheduler.url}/v1/event/stream?topic=Job`);
     expect(again.status).toBe(200);

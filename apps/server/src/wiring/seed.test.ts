@@ -127,8 +127,10 @@ describe('seed.job', () => {
   );
 
   it('checks the job tokens as the endpoint does with ACLs on', async () => {
-    const job = makeJob({ ID: 'needs-secrets' });
-    (job.TaskGroups[0]?.Tasks[0] as { Secrets?: unknown }).Secrets = { Policies: ['db'] };
+    const job = makeJob({
+      ID: 'needs-secrets',
+      TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Driver: 'mock', Secrets: { Policies: ['db'] } }] }],
+    });
     const error = await seedError(() => server.seed.job(job));
     expect(error.message).toContain('but carries no SecretsToken');
   });
