@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs';
 
-import { Agent } from 'undici';
-
 import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 import { ConfigError } from './errors.js';
 import { REDACTED } from './redact.js';
@@ -324,15 +322,6 @@ export function resolveConfig(
     Object.defineProperty(config, 'token', { value: token, enumerable: false });
   }
   return config as unknown as TransportConfig;
-}
-
-/** Creates the undici dispatcher for TLS settings. @internal */
-export function createDispatcher(tls: ResolvedTls): Agent {
-  const connect: Record<string, unknown> = { rejectUnauthorized: tls.rejectUnauthorized };
-  if (tls.ca !== undefined) connect['ca'] = tls.ca;
-  if (tls.cert !== undefined) connect['cert'] = tls.cert;
-  if (tls.key !== undefined) connect['key'] = tls.key;
-  return new Agent({ connect });
 }
 
 function parseAddress(raw: string, source: string): string {
