@@ -6,6 +6,7 @@
  *
  * @packageDocumentation
  */
+import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isFlagSet, isUpgrade } from './app.js';
@@ -165,17 +166,17 @@ function snapshot(active: ActiveRule): FaultSnapshot {
   };
 }
 
-/** Waits `ms`, or less when the client goes or the server closes. */
-function pause(ms: number, socket: Socket, closing: AbortSignal): Promise<void> {
+/** Waits `ms`, or less when the client goes (the response closes) or the server closes. */
+function pause(ms: number, response: ServerResponse, closing: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       clearTimeout(timer);
-      socket.off('close', done);
+      response.off('close', done);
       closing.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
-    socket.once('close', done);
+    response.once('close', done);
     closing.addEventListener('abort', done, { once: true });
   });
 }
@@ -202,16 +203,14 @@ function triggered(state: FaultState, request: Omit<OpenRequest, 'socket'>): Che
   return out;
 }
 
-/** Keeps an open request (for drops) until its answer or its connection ends. */
+/**
+ * Keeps an open request (for drops) until its answer ends: the response's `close` comes when it is
+ * sent or when its connection ends (the WebSocket plugin's response is bound to the socket too). No
+ * listener goes on the socket itself, which a keep-alive or pipelining client shares between requests.
+ */
 function track(state: FaultState, reply: FastifyReply, entry: OpenRequest): void {
   state.open.add(entry);
-  const done = (): void => {
-    state.open.delete(entry);
-    entry.socket.off('close', done);
-    reply.raw.off('close', done);
-  };
-  entry.socket.once('close', done);
-  reply.raw.once('close', done);
+  reply.raw.once('close', () => state.open.delete(entry));
 }
 
 /** Answers a request with a rule's status, body and headers (errors in the listener's format). */
@@ -245,7 +244,7 @@ async function onRequest(
   track(state, reply, entry);
   const due = state.rules.length === 0 ? [] : triggered(state, entry);
   const delayMs = due.reduce((sum, rule) => sum + rule.delayMs, 0);
-  if (delayMs > 0) await pause(delayMs, entry.socket, state.closing.signal);
+  if (delayMs > 0) await pause(delayMs, reply.raw, state.closing.signal);
   if (entry.socket.destroyed) {
     reply.hijack();
     return reply;

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from './server.js';
@@ -145,6 +146,36 @@ describe('drops', () => {
     );
     expect(server.faults.dropExecSessions()).toBe(1);
     expect(await closed).toBe(1006);
+  });
+
+  it('forget finished requests, and put no listener per request on a shared connection', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on('warning', onWarning);
+    try {
+      for (let i = 0; i < 30; i++) await (await fetch(`${server.scheduler.url}/v1/jobs`)).text();
+      // 30 requests pipelined on one connection
+      const { port } = new URL(server.scheduler.url);
+      const answers = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => {
+          socket.write('GET /v1/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'.repeat(30));
+        });
+        let text = '';
+        socket.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if ((text.match(/HTTP\/1\.1 200/g) ?? []).length === 30) {
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.on('error', reject);
+      });
+      expect(answers.match(/HTTP\/1\.1 200/g)).toHaveLength(30);
+      expect(server.faults.drop({ path: '/v1/jobs' })).toBe(0);
+      expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 
   it('cut peering streams; the establishing side reconnects', async () => {
