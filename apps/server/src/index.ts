@@ -12,7 +12,7 @@ export { SeedError } from './wiring/seed.js';
 export type { SeededJob, SeedJobOptions } from './scheduler/seed.js';
 export type { FaultHandle, FaultSnapshot, ServerFaults } from './http/faults.js';
 export type { FaultFilter, FaultRule, FaultService } from './http/fault-rules.js';
-export { FaultRuleError } from './http/fault-rules.js';
+export { FAULT_SERVICES, FaultRuleError } from './http/fault-rules.js';
 export type { CliCommand } from './wiring/cli.js';
 export { USAGE, parseCli, withCliPorts } from './wiring/cli.js';
 export type { HttpAppOptions } from './http/app.js';

@@ -21,7 +21,7 @@ export interface SeededJob {
   readonly index: number;
 }
 
-/** Options of {@link SchedulerSeeder.job}. */
+/** Options of `server.seed.job` (`ServerSeed.job`). */
 export interface SeedJobOptions {
   /** Namespace to register in, as `?namespace=` (the job's own `Namespace` wins when absent). */
   readonly namespace?: string | undefined;
