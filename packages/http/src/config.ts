@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 
-import { Agent } from 'undici';
 import { parseGoBool } from '@sked/model';
 
 import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
@@ -325,15 +324,6 @@ export function resolveConfig(
     Object.defineProperty(config, 'token', { value: token, enumerable: false });
   }
   return config as unknown as TransportConfig;
-}
-
-/** Creates the undici dispatcher for TLS settings. @internal */
-export function createDispatcher(tls: ResolvedTls): Agent {
-  const connect: Record<string, unknown> = { rejectUnauthorized: tls.rejectUnauthorized };
-  if (tls.ca !== undefined) connect['ca'] = tls.ca;
-  if (tls.cert !== undefined) connect['cert'] = tls.cert;
-  if (tls.key !== undefined) connect['key'] = tls.key;
-  return new Agent({ connect });
 }
 
 function parseAddress(raw: string, source: string): string {

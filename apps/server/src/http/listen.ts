@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { FaultInjector } from './faults.js';
 import type { LocalOnlyOptions } from './local-only.js';
 
 /**
@@ -78,6 +79,8 @@ export interface ServiceListenOptions {
   readonly maxBody?: number | undefined;
   /** Hosts accepted besides the listener's own address and loopback (see `guardLocalOnly`). */
   readonly localOnly?: LocalOnlyOptions | undefined;
+  /** The server's fault injector, installed on the listener after its local-only guard. @defaultValue none */
+  readonly faults?: FaultInjector | undefined;
 }
 
 /** What every service's `startXService` returns: a listening service. */

@@ -56,6 +56,7 @@ export async function startMeshService(options: StartMeshOptions): Promise<Runni
   const shutdown = new AbortController();
   const app = createHttpApp(options.maxBody === undefined ? {} : { maxBody: options.maxBody });
   guardLocalOnly(app, options.localOnly ?? {});
+  options.faults?.install(app, { service: 'mesh' });
   app.addHook('preClose', (done) => {
     shutdown.abort();
     service.close();

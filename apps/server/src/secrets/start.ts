@@ -41,6 +41,7 @@ export async function startSecretsService(options: StartSecretsOptions): Promise
   });
   const { app } = service;
   guardLocalOnly(app, options.localOnly ?? {});
+  options.faults?.install(app, { service: 'secrets' });
   const { url, close } = await listenService(app, options);
   return {
     url,

@@ -41,6 +41,8 @@ ${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default
                           the listener's own address and loopback names; * allows any host)
   --no-exec-sandbox       Run exec commands on the host, not in a sandbox (exec into a mock task
                           then needs alloc-node-exec, as raw_exec tasks do)
+  --fault-control         Serve the fault injection endpoint /v1/sked/faults on the scheduling
+                          listener (management token with --acl; see README "Testing with faults")
   -h, --help              Print this help and exit
 `;
 
@@ -95,6 +97,7 @@ export function parseCli(
         'ldap-mount': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
         'no-exec-sandbox': { type: 'boolean' },
+        'fault-control': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -144,6 +147,7 @@ export function parseCli(
   if (values.acl === true) options.acl = true;
   if (values['acl-tokens'] !== undefined) options.aclTokens = values['acl-tokens'];
   if (values.demo === true) options.demo = true;
+  if (values['fault-control'] === true) options.faultControl = true;
   if (values['max-body'] !== undefined) {
     const size = parseByteSize(values['max-body']);
     if (!size.ok || size.bytes === 0) {
@@ -262,4 +266,21 @@ function parseSecretsFlags(
     options.ldapMount = values['ldap-mount'];
   }
   return undefined;
+}
+
+/**
+ * The options `sked-server` starts with: the parsed flags, plus the command's listener ports where
+ * the flags give none (4646, 8200 and 8500; `startServer()` alone binds free ports). With
+ * `--scheduler-port 0`, the secrets and mesh listeners get free ports too unless given.
+ * @param options - The options of a `run` command.
+ * @returns The options with every port set.
+ */
+export function withCliPorts(options: StartServerOptions): StartServerOptions {
+  const free = options.schedulerPort === 0;
+  return {
+    ...options,
+    schedulerPort: options.schedulerPort ?? DEFAULTS.schedulerPort,
+    secretsPort: options.secretsPort ?? (free ? 0 : DEFAULTS.secretsPort),
+    meshPort: options.meshPort ?? (free ? 0 : DEFAULTS.meshPort),
+  };
 }
