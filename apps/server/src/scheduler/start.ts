@@ -23,6 +23,7 @@ import {
   registerExecRoute,
   type ExecAllocation,
 } from './exec/index.js';
+import { createRegions, type MemberStore, type Regions } from './regions/index.js';
 import type { SchedulerCluster, TokenLookup } from './routes/common.js';
 import { registerSchedulerRoutes, rpcAddressOf } from './routes/index.js';
 
@@ -52,12 +53,20 @@ export interface StartSchedulerOptions extends ServiceListenOptions {
   readonly execSandbox?: boolean | undefined;
   /** Looks up a job's `SecretsToken` (the secrets service's). @defaultValue none: every token is unknown */
   readonly secretsTokens?: ((secret: string) => TokenLookup) | undefined;
+  /** Scheduling addresses of other members to federate with (see ./regions). @defaultValue none */
+  readonly join?: readonly string[] | undefined;
+  /** Keeps the federation's other members across restarts. @defaultValue memory only */
+  readonly regionsStore?: MemberStore | undefined;
+  /** Token this member sends in membership exchanges (a management token of the federation). */
+  readonly regionsToken?: string | undefined;
 }
 
 /** The running scheduling service. */
 export interface RunningScheduler extends RunningService {
   /** The cluster behind the API. */
   readonly cluster: SchedulerCluster;
+  /** The federation of regions this member belongs to. */
+  readonly regions: Regions;
 }
 
 function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAllocation | undefined {
@@ -112,6 +121,18 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     readIndex: () => cluster.store.index,
   });
   guardLocalOnly(app, options.localOnly ?? {});
+  const regions = createRegions({
+    region,
+    datacenter: options.datacenter ?? DEFAULTS.datacenter,
+    join: options.join,
+    store: options.regionsStore,
+    acl,
+    token: options.regionsToken,
+    maxBody: options.maxBody ?? DEFAULTS.maxBody,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+  });
+  // after the guard (a request is checked here before it goes anywhere), before the routes
+  regions.register(app);
   // Nothing leaves the process before it is durable: a write is answered once its commit is on
   // disk, and a read never shows what a crash could still undo.
   app.addHook('onSend', (_request, _reply, payload, done) => {
@@ -146,6 +167,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     region,
     sandbox: options.execSandbox === false ? undefined : detectExecSandbox(),
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
+    relay: regions.exec.relay,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   try {
@@ -154,17 +176,21 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     await app.listen({ host, port: options.port });
   } catch (error) {
     await app.close().catch(() => undefined);
+    await regions.close();
     await cluster.close();
     throw error;
   }
   const closeApp = gracefulClose(app);
   let closed: Promise<void> | undefined;
+  const url = `http://${hostForUrl(host)}:${listeningPort(app, options.port)}`;
+  regions.start(url);
   return {
-    url: `http://${hostForUrl(host)}:${listeningPort(app, options.port)}`,
+    url,
     app,
     cluster,
+    regions,
     close() {
-      closed ??= closeApp().then(() => cluster.close());
+      closed ??= Promise.all([closeApp(), regions.close()]).then(() => cluster.close());
       return closed;
     },
   };

@@ -28,6 +28,12 @@ export interface StartServerOptions {
   readonly schedulerPort?: number;
   /** Region this server serves. @defaultValue `global` */
   readonly region?: string;
+  /**
+   * Scheduling addresses of other servers (`http://HOST:PORT`) whose federation of regions this
+   * one joins (`--join`, repeatable): each is retried until it answers; members then learn each
+   * other and forward `?region=` requests straight to the member serving it. @defaultValue none
+   */
+  readonly join?: readonly string[];
   /** Number of simulated client nodes. @defaultValue 3 */
   readonly nodes?: number;
   /** Datacenter of the simulated nodes. @defaultValue `dc1` */
@@ -234,6 +240,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       heartbeatMs: options.heartbeatMs,
       execSandbox: options.execSandbox,
       secretsTokens: secrets.service.lookupToken,
+      join: options.join,
+      regionsStore: durable?.regions,
+      // members of a federation with ACLs share a management token: the first one of the file
+      regionsToken: config?.tokens.find((token) => token.management)?.secret,
     });
     started.scheduler = scheduler;
     const mesh = await startMeshService({

@@ -78,6 +78,17 @@ export interface ExecContext {
    * @defaultValue none: commands run on the host
    */
   readonly sandbox?: ExecSandbox | undefined;
+  /**
+   * Takes over a socket whose request names another region's member (federation): returns true
+   * when it relays the socket there, false to serve it here.
+   * @defaultValue none: another region is refused with 1008 `No path to region "<name>"`
+   */
+  readonly relay?:
+    | ((
+        socket: ExecSocket,
+        request: { readonly url: string; readonly query: Readonly<Record<string, unknown>>; readonly headers: ExecRequest['headers'] },
+      ) => boolean)
+    | undefined;
 }
 
 /** The request a session serves. */
