@@ -106,6 +106,13 @@ export interface RunningServer {
     readonly app: FastifyInstance;
     /** The cluster behind the API. */
     readonly cluster: SchedulerCluster;
+    /** The federation of regions this server belongs to (`join`; see the README, "Regions"). */
+    readonly regions: {
+      /** Every known region, this server's included, sorted (as `GET /v1/regions`). */
+      list(): string[];
+      /** Resolves after this server's next membership exchange with every member it knows. */
+      synced(): Promise<void>;
+    };
   };
   /** The secrets service listener (LDAP auth method and token store). */
   readonly secrets: {
@@ -261,7 +268,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     started.mesh = mesh;
     let closed: Promise<void> | undefined;
     return {
-      scheduler: { url: scheduler.url, app: scheduler.app, cluster: scheduler.cluster },
+      scheduler: {
+        url: scheduler.url,
+        app: scheduler.app,
+        cluster: scheduler.cluster,
+        regions: { list: () => scheduler.regions.table.regions(), synced: () => scheduler.regions.synced() },
+      },
       secrets: {
         url: secrets.url,
         app: secrets.app,

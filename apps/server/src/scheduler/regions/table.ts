@@ -131,7 +131,13 @@ export function createMemberTable(
     }
     const known = members.get(record.Region);
     const now = Date.now();
-    if (known === undefined || record.Epoch > known.Epoch) {
+    // the newer epoch wins; two records of one epoch (two processes started in the same
+    // millisecond) are ordered by address, so every member picks the same one
+    const newer =
+      known === undefined ||
+      record.Epoch > known.Epoch ||
+      (record.Epoch === known.Epoch && record.Address > known.Address);
+    if (newer) {
       if (known === undefined && members.size >= MAX_MEMBERS) return false;
       members.set(record.Region, {
         ...recordOf(record),

@@ -1,0 +1,132 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDurable } from '../../durable/index.js';
+import { startServer, type RunningServer } from '../../wiring/server.js';
+import { BLOCKING_MARGIN_MS, forwardedHeaders, hopDeadline, HOP_HEADER, PLAIN_HOP_MS } from './forward.js';
+
+describe('hopDeadline', () => {
+  const at = (url: string) => hopDeadline({ url, query: Object.fromEntries(new URL(url, 'http://x').searchParams) }, 60_000);
+  it('gives a blocking query its whole wait, the wait/16 jitter and a margin', () => {
+    expect(at('/v1/jobs?index=5&wait=10m').headersTimeout).toBe(Math.ceil(600_000 * (17 / 16)) + BLOCKING_MARGIN_MS);
+    expect(at('/v1/jobs?index=5').headersTimeout).toBe(Math.ceil(300_000 * (17 / 16)) + BLOCKING_MARGIN_MS);
+    expect(at('/v1/jobs?index=5&wait=2s').headersTimeout).toBe(Math.ceil(2000 * (17 / 16)) + BLOCKING_MARGIN_MS);
+    // a wait the member refuses at once: the longest wait still bounds the hop
+    expect(at('/v1/jobs?index=5&wait=soon').headersTimeout).toBe(Math.ceil(600_000 * (17 / 16)) + BLOCKING_MARGIN_MS);
+  });
+  it('answers at once without an index, and bounds only the silence of the event stream', () => {
+    expect(at('/v1/jobs')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS });
+    expect(at('/v1/jobs?index=0&wait=10m')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS });
+    expect(at('/v1/event/stream?index=9')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: 60_000 });
+  });
+});
+
+describe('forwardedHeaders', () => {
+  it('keeps the token and the encoding, drops the connection, Host and Origin, and sets the hop header', () => {
+    const out = forwardedHeaders(
+      {
+        host: 'a:1',
+        origin: 'http://a:1',
+        connection: 'keep-alive, x-svc-token',
+        'transfer-encoding': 'chunked',
+        'x-svc-token': 's',
+        authorization: 'Bearer s',
+        'accept-encoding': 'gzip',
+        [HOP_HEADER]: 'spoofed',
+      },
+      'west',
+    );
+    expect({ ...out }).toEqual({
+      'x-svc-token': 's',
+      authorization: 'Bearer s',
+      'accept-encoding': 'gzip',
+      [HOP_HEADER]: 'west',
+    });
+    expect(Object.getPrototypeOf(out)).toBeNull();
+  });
+});
+
+describe('forwarding between two members in this process', () => {
+  let west: RunningServer;
+  let east: RunningServer;
+  const dataDir = mkdtempSync(join(tmpdir(), 'sked-regions-'));
+
+  beforeAll(async () => {
+    east = await startServer({ schedulerPort: 0, nodes: 1, region: 'east', maxBody: 4096, demo: true });
+    west = await startServer({ schedulerPort: 0, nodes: 1, region: 'west', maxBody: 4096, join: [east.scheduler.url], dataDir });
+    await west.scheduler.regions.synced();
+    await east.scheduler.regions.synced();
+  });
+  afterAll(async () => {
+    await Promise.all([west.close(), east.close()]);
+  });
+
+  it('joins both ways and keeps the other member in the data dir', () => {
+    expect(west.scheduler.regions.list()).toEqual(['east', 'west']);
+    expect(east.scheduler.regions.list()).toEqual(['east', 'west']);
+  });
+
+  it('passes a gzip answer through untouched, and ?pretty', async () => {
+    const via = await request(`${west.scheduler.url}/v1/agent/members?region=east&pretty`, {
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(via.headers['content-encoding']).toBe('gzip');
+    const body = gunzipSync(Buffer.from(await via.body.arrayBuffer())).toString('utf8');
+    const direct = await (await fetch(`${east.scheduler.url}/v1/agent/members?pretty`)).text();
+    expect(body).toContain('"ServerRegion": "east"');
+    expect(body).toBe(direct);
+    expect(body).toContain('\n    ');
+  });
+
+  it.each([
+    ['with Content-Length', { 'content-type': 'application/json' }],
+    ['chunked', {}],
+  ])('refuses a body over the limit (%s) with the listener 413, nothing stored', async (_what, headers) => {
+    const before = east.scheduler.cluster.store.index;
+    const body = JSON.stringify({ Job: { ID: 'big', Meta: { pad: 'x'.repeat(8000) } } });
+    const answer = await request(`${west.scheduler.url}/v1/jobs?region=east`, {
+      method: 'POST',
+      headers,
+      // without a length, undici sends the iterable chunked
+      body: 'content-type' in headers ? body : (async function* () {
+        yield Buffer.from(body.slice(0, 2000));
+        yield Buffer.from(body.slice(2000));
+      })(),
+    });
+    expect([answer.statusCode, await answer.body.text()]).toEqual([413, 'Request body is larger than the limit of 4096 bytes']);
+    expect(east.scheduler.cluster.store.index).toBe(before);
+  });
+
+  it('refuses a foreign Host or Origin before forwarding', async () => {
+    const host = await west.scheduler.app.inject({ url: '/v1/jobs?region=east', headers: { host: 'evil.example' } });
+    expect([host.statusCode, host.body]).toEqual([403, expect.stringMatching(/^Host "evil.example" is not allowed/)]);
+    const origin = await west.scheduler.app.inject({
+      method: 'DELETE',
+      url: '/v1/job/web?region=east&purge=true',
+      headers: { origin: 'http://evil.example' },
+    });
+    expect(origin.statusCode).toBe(403);
+    expect((await fetch(`${east.scheduler.url}/v1/job/web`)).status).toBe(200);
+  });
+
+  it('never forwards a forwarded request again: a stale table is a 502 saying so, not a loop', async () => {
+    const answer = await fetch(`${east.scheduler.url}/v1/jobs?region=west`, { headers: { [HOP_HEADER]: 'north' } });
+    expect(answer.status).toBe(502);
+    expect(await answer.text()).toBe(
+      'Region "west" is not served by this member (it serves "east"): the forwarding member\'s membership is out of date',
+    );
+  });
+
+  it('keeps the members in the data dir', async () => {
+    await west.close();
+    const durable = openDurable(dataDir);
+    try {
+      expect(durable.regions.load()).toEqual([expect.objectContaining({ Region: 'east', Address: east.scheduler.url })]);
+    } finally {
+      durable.close();
+    }
+  });
+});
