@@ -128,10 +128,10 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     store: options.regionsStore,
     acl,
     token: options.regionsToken,
+    localOnly: options.localOnly,
     maxBody: options.maxBody ?? DEFAULTS.maxBody,
     heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
   });
-  // after the guard (a request is checked here before it goes anywhere), before the routes
   regions.register(app);
   // Nothing leaves the process before it is durable: a write is answered once its commit is on
   // disk, and a read never shows what a crash could still undo.

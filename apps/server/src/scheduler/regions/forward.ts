@@ -2,18 +2,25 @@
  * Forwarding of `?region=R` requests to the member serving R, with undici (the engine of Node's
  * `fetch`) over a pooled keep-alive connection: the request goes out as it came (method, path and
  * query, body streamed, token unchanged), and the member's answer comes back as it is (status,
- * headers, body streamed with backpressure, gzip untouched). Each hop has a deadline longer than
- * the blocking wait it carries; a member that cannot be reached is a 502 (504 past the deadline)
- * naming the region, within the connect timeout.
+ * headers, body written to the client as it arrives, with backpressure, gzip untouched). Each hop
+ * has a deadline longer than the blocking wait it carries; a member that cannot be reached is a
+ * 502 (504 past the deadline) naming the region, within the connect timeout.
+ *
+ * It sits in front of fastify on the listener's `request` event: a request naming another member's
+ * region is checked by the local-only rules (the same `checkLocalOnly` as every listener's guard)
+ * and forwarded without going through this member's routing, hooks and reply objects, which would
+ * cost more than the read it forwards; every other request (no region, this member's, a region no
+ * member serves, `OPTIONS`) goes to fastify untouched.
  */
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { gzipSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { request as undiciRequest } from 'undici';
+import { stream as undiciStream } from 'undici';
 import { parseWait } from '@sked/query';
-import { queryString, type Query } from '../../http/conventions.js';
-import { HttpError } from '../../http/errors.js';
+import { acceptsGzip } from '../../http/app.js';
+import { checkLocalOnly, type LocalOnlyOptions } from '../../http/local-only.js';
 import type { MemberState, MemberTable } from './table.js';
 
 /** Header a forwarded request carries (the forwarding member's region): it is never forwarded again. */
@@ -40,8 +47,12 @@ export const PLAIN_HOP_MS = 30_000;
 /** What a blocking hop's deadline adds to the wait it carries (and its wait/16 of jitter). */
 export const BLOCKING_MARGIN_MS = 15_000;
 
-/** Options of {@link registerForwarding}. */
+/** Options of {@link installForwarding}. */
 export interface ForwardingContext {
+  /** The listener's local-only options (allowed hosts). */
+  readonly localOnly: LocalOnlyOptions;
+  /** Whether the listener is closing (then fastify answers, 503). */
+  readonly closing: () => boolean;
   /** The region this member serves. */
   readonly region: string;
   /** The membership table. */
@@ -55,25 +66,38 @@ export interface ForwardingContext {
 }
 
 /**
+ * The region a request names: the last `region` of its query string, decoded as fastify's query
+ * parser decodes it; undefined without one (checked without parsing when the query has no
+ * `region=`, the common case).
+ * @param url - The request's path and query.
+ * @returns The region, or undefined.
+ */
+export function namedRegion(url: string): string | undefined {
+  const at = url.indexOf('?');
+  if (at < 0 || !url.includes('region=', at)) return undefined;
+  return new URLSearchParams(url.slice(at + 1)).getAll('region').at(-1);
+}
+
+/**
  * The deadline of a hop: a blocking query (`index` above 0) waits up to its `wait` (the service's
  * default and cap) plus wait/16 of jitter, so its hop allows that and a margin; the event stream
  * has no end, so only its silence is bounded; anything else answers at once.
- * @param request - The request.
+ * @param url - The request's path and query.
  * @param streamIdleMs - The event stream's allowed silence.
- * @returns The headers and body timeouts of undici, in milliseconds (0: none).
+ * @returns The headers and body timeouts of undici, in milliseconds.
  */
-export function hopDeadline(
-  request: Pick<FastifyRequest, 'query' | 'url'>,
-  streamIdleMs: number,
-): { headersTimeout: number; bodyTimeout: number } {
-  const path = request.url.split('?')[0] ?? '';
-  if (path === '/v1/event/stream') return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: streamIdleMs };
-  const query = request.query as Query;
-  const index = queryString(query, 'index');
+export function hopDeadline(url: string, streamIdleMs: number): { headersTimeout: number; bodyTimeout: number } {
+  const at = url.indexOf('?');
+  const path = at < 0 ? url : url.slice(0, at);
+  if (path === '/v1/event/stream' || path === '/v1/event/stream/') {
+    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: streamIdleMs };
+  }
+  const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+  const index = query.getAll('index').at(-1);
   if (index === undefined || !/^\d+$/.test(index) || Number(index) === 0) {
     return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS };
   }
-  const wait = parseWait(queryString(query, 'wait'));
+  const wait = parseWait(query.getAll('wait').at(-1));
   // an invalid wait is answered 400 at once by the member; the longest wait bounds the hop anyway
   const ms = wait.ok ? wait.ms : 10 * 60_000;
   return { headersTimeout: Math.ceil(ms + ms / 16) + BLOCKING_MARGIN_MS, bodyTimeout: PLAIN_HOP_MS };
@@ -86,7 +110,7 @@ export function hopDeadline(
  * @param region - This member's region.
  * @returns The headers for undici.
  */
-export function forwardedHeaders(headers: FastifyRequest['headers'], region: string): Record<string, string | string[]> {
+export function forwardedHeaders(headers: IncomingHttpHeaders, region: string): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
@@ -125,92 +149,145 @@ function limitedBody(source: Readable, max: number): Readable {
   return counter;
 }
 
-function hasBody(request: FastifyRequest): boolean {
+function hasBody(request: IncomingMessage): boolean {
   const length = request.headers['content-length'];
   return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
 /**
- * Forwards one request to a member and sends its answer.
- * @param request - The client's request.
- * @param reply - Its reply.
- * @param member - The member serving the region named.
- * @param ctx - Pool, limits and this member's region.
- * @returns The reply, sent.
- * @throws 413 for a body over the limit, 502 when the member cannot be reached, 504 past the deadline.
+ * Answers an error in the listener's format: the message as `text/plain; charset=utf-8`, gzipped
+ * when the client accepts it; the connection closed when a request body was left unread.
  */
-export async function forwardRequest(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  member: MemberState,
-  ctx: ForwardingContext,
-): Promise<FastifyReply> {
-  const declared = Number(request.headers['content-length'] ?? '0');
-  if (declared > ctx.maxBody) {
-    throw new HttpError(413, `Request body is larger than the limit of ${ctx.maxBody} bytes`);
+function answerError(request: IncomingMessage, response: ServerResponse, status: number, message: string): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
   }
-  const controller = new AbortController();
-  const onClose = (): void => {
-    if (!reply.raw.writableFinished) controller.abort();
-  };
-  reply.raw.once('close', onClose);
-  const { headersTimeout, bodyTimeout } = hopDeadline(request, ctx.streamIdleMs);
-  const named = JSON.stringify(member.Region);
-  let answer: Dispatcher.ResponseData;
-  try {
-    answer = await undiciRequest(`${member.Address}${request.url}`, {
-      method: request.method as Dispatcher.HttpMethod,
-      headers: forwardedHeaders(request.headers, ctx.region),
-      body: hasBody(request) ? limitedBody(request.raw, ctx.maxBody) : null,
-      dispatcher: ctx.dispatcher,
-      signal: controller.signal,
-      headersTimeout,
-      bodyTimeout,
-    });
-  } catch (error) {
-    reply.raw.removeListener('close', onClose);
-    const cause = (error as { cause?: unknown }).cause ?? error;
-    if (cause instanceof BodyTooLarge || error instanceof BodyTooLarge) {
-      throw new HttpError(413, `Request body is larger than the limit of ${ctx.maxBody} bytes`);
-    }
-    if ((error as { code?: unknown }).code === 'UND_ERR_HEADERS_TIMEOUT') {
-      throw new HttpError(504, `Region ${named} did not answer in time (member ${member.Address})`);
-    }
-    throw new HttpError(502, `Region ${named} is unreachable: ${networkReason(error)} (member ${member.Address})`);
+  let body = Buffer.from(message, 'utf8');
+  const headers: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8' };
+  if (acceptsGzip(request.headers['accept-encoding'])) {
+    body = gzipSync(body);
+    headers['content-encoding'] = 'gzip';
+    headers['vary'] = 'accept-encoding';
   }
-  reply.code(answer.statusCode);
-  for (const [name, value] of Object.entries(answer.headers)) {
-    if (value === undefined || HOP_BY_HOP.has(name) || name === 'date') continue;
-    reply.header(name, value);
-  }
-  // a failure mid-body (the member went away) ends the client's answer there: the stream errors
-  answer.body.once('error', () => undefined);
-  return reply.send(answer.body);
+  headers['content-length'] = String(body.length);
+  if (hasBody(request) && !request.readableEnded) headers['connection'] = 'close';
+  response.writeHead(status, headers).end(body);
 }
 
 /**
- * Registers the forwarding hook on the scheduling service's app, after the local-only guard (a
- * request is checked here first) and before routing: a request whose `region` names another
- * member's region goes there. A WebSocket upgrade is left to the exec route, which relays it; a
- * request that was forwarded once is never forwarded again (a stale table elsewhere gets a 502
- * saying so, not a loop).
- * @param app - The scheduling service's fastify instance.
- * @param ctx - Region, table, pool and limits.
+ * Forwards one request to a member and writes its answer.
+ * @param request - The client's request.
+ * @param response - Its response.
+ * @param member - The member serving the region named.
+ * @param ctx - Pool, limits and this member's region.
+ * @returns When the answer is written (or the request failed: 413 for a body over the limit, 502
+ *   when the member cannot be reached, 504 past the deadline, in the listener's error format).
  */
-export function registerForwarding(app: FastifyInstance, ctx: ForwardingContext): void {
-  app.addHook('onRequest', async (request, reply) => {
-    const query = request.query as Query;
-    const region = queryString(query, 'region');
-    if (region === undefined || region === '' || region === ctx.region) return undefined;
-    if (request.headers.upgrade !== undefined) return undefined;
-    if (request.headers[HOP_HEADER] !== undefined) {
-      throw new HttpError(
-        502,
-        `Region ${JSON.stringify(region)} is not served by this member (it serves ${JSON.stringify(ctx.region)}): the forwarding member's membership is out of date`,
-      );
+export async function forwardRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  member: MemberState,
+  ctx: ForwardingContext,
+): Promise<void> {
+  const url = request.url ?? '/';
+  const declared = Number(request.headers['content-length'] ?? '0');
+  if (declared > ctx.maxBody) {
+    return answerError(request, response, 413, `Request body is larger than the limit of ${ctx.maxBody} bytes`);
+  }
+  const controller = new AbortController();
+  const onClose = (): void => {
+    if (!response.writableFinished) controller.abort();
+  };
+  response.once('close', onClose);
+  const { headersTimeout, bodyTimeout } = hopDeadline(url, ctx.streamIdleMs);
+  const named = JSON.stringify(member.Region);
+  let started = false;
+  try {
+    await undiciStream(
+      `${member.Address}${url}`,
+      {
+        method: (request.method ?? 'GET') as Dispatcher.HttpMethod,
+        headers: forwardedHeaders(request.headers, ctx.region),
+        body: hasBody(request) ? limitedBody(request, ctx.maxBody) : null,
+        dispatcher: ctx.dispatcher,
+        signal: controller.signal,
+        headersTimeout,
+        bodyTimeout,
+      },
+      ({ statusCode, headers }) => {
+        started = true;
+        response.writeHead(statusCode, answerHeaders(headers));
+        return response;
+      },
+    );
+  } catch (error) {
+    // the member went away mid-answer (or the client did): the client's answer ends there
+    if (started || controller.signal.aborted) return void response.destroy();
+    const cause = (error as { cause?: unknown }).cause ?? error;
+    if (cause instanceof BodyTooLarge || error instanceof BodyTooLarge) {
+      return answerError(request, response, 413, `Request body is larger than the limit of ${ctx.maxBody} bytes`);
     }
-    const member = ctx.table.get(region);
-    if (member === undefined) return undefined;
-    return forwardRequest(request, reply, member, ctx);
+    if ((error as { code?: unknown }).code === 'UND_ERR_HEADERS_TIMEOUT') {
+      return answerError(request, response, 504, `Region ${named} did not answer in time (member ${member.Address})`);
+    }
+    return answerError(
+      request,
+      response,
+      502,
+      `Region ${named} is unreachable: ${networkReason(error)} (member ${member.Address})`,
+    );
+  } finally {
+    response.removeListener('close', onClose);
+  }
+  return undefined;
+}
+
+/** The member's answer headers for the client: all but those of the connection (and its Date). */
+function answerHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name) || name === 'date') continue;
+    out[name] = value;
+  }
+  return out;
+}
+
+/**
+ * Puts forwarding in front of the listener's fastify handler: a request whose `region` names
+ * another member's region is checked by the local-only rules and forwarded there; a request that
+ * was forwarded once is never forwarded again (a stale table elsewhere gets a 502 saying so, not a
+ * loop). WebSocket upgrades never reach it (the exec route relays them); everything else goes to
+ * fastify as before.
+ * @param server - The listener's HTTP server (`app.server`), its fastify handler attached.
+ * @param ctx - Region, table, pool, limits and the local-only options.
+ */
+export function installForwarding(server: Server, ctx: ForwardingContext): void {
+  const handlers = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!forwards(request, response, ctx)) for (const handler of handlers) handler.call(server, request, response);
   });
+}
+
+function forwards(request: IncomingMessage, response: ServerResponse, ctx: ForwardingContext): boolean {
+  const region = namedRegion(request.url ?? '/');
+  if (region === undefined || region === '' || region === ctx.region || request.method === 'OPTIONS') return false;
+  const hop = request.headers[HOP_HEADER] !== undefined;
+  const member = hop ? undefined : ctx.table.get(region);
+  if ((!hop && member === undefined) || ctx.closing()) return false;
+  const refusal = checkLocalOnly(
+    { method: request.method ?? 'GET', headers: request.headers, localAddress: request.socket.localAddress },
+    ctx.localOnly,
+  );
+  if (refusal !== undefined) answerError(request, response, refusal.status, refusal.message);
+  else if (member === undefined) {
+    answerError(
+      request,
+      response,
+      502,
+      `Region ${JSON.stringify(region)} is not served by this member (it serves ${JSON.stringify(ctx.region)}): the forwarding member's membership is out of date`,
+    );
+  } else void forwardRequest(request, response, member, ctx);
+  return true;
 }

@@ -11,7 +11,8 @@ import type { FastifyInstance } from 'fastify';
 import { Agent } from 'undici';
 import type { Acl } from '../acl/index.js';
 import { createExecRelays, type ExecRelays } from './exec-relay.js';
-import { registerForwarding } from './forward.js';
+import { installForwarding } from './forward.js';
+import type { LocalOnlyOptions } from '../../http/local-only.js';
 import { registerRegionRoutes } from './routes.js';
 import { startMembershipSync, type MembershipSync } from './sync.js';
 import { createMemberTable, type MemberStore, type MemberTable } from './table.js';
@@ -36,6 +37,8 @@ export interface RegionsOptions {
   readonly acl: Acl;
   /** Token sent with this member's own exchanges (a management token the others know). */
   readonly token?: string | undefined;
+  /** The listener's local-only options (a forwarded request is checked by them first). */
+  readonly localOnly?: LocalOnlyOptions | undefined;
   /** Largest request body forwarded. */
   readonly maxBody: number;
   /** Heartbeat interval of event streams: a forwarded stream may stay silent three times that. */
@@ -52,7 +55,7 @@ export interface Regions {
   readonly table: MemberTable;
   /** Exec relays (handed to the exec route). */
   readonly exec: ExecRelays;
-  /** Registers the forwarding hook and the region routes (after the local-only guard). */
+  /** Puts forwarding in front of the app's handler, and registers the region routes. */
   register(app: FastifyInstance): void;
   /** Starts the gossip once the listener is up and its address known. */
   start(address: string): void;
@@ -100,7 +103,10 @@ export function createRegions(options: RegionsOptions): Regions {
     table: lazyTable,
     exec: relays,
     register(app) {
-      registerForwarding(app, {
+      let closing = false;
+      installForwarding(app.server, {
+        localOnly: options.localOnly ?? {},
+        closing: () => closing,
         region: options.region,
         table: lazyTable,
         dispatcher,
@@ -114,6 +120,7 @@ export function createRegions(options: RegionsOptions): Regions {
         changed: () => sync?.syncNow(),
       });
       app.addHook('preClose', (done) => {
+        closing = true;
         exec?.closeAll();
         done();
       });
