@@ -217,6 +217,9 @@ export async function forwardRequest(
       },
       ({ statusCode, headers }) => {
         started = true;
+        // the head and a body that arrived with it leave in one write
+        response.cork();
+        process.nextTick(() => response.uncork());
         response.writeHead(statusCode, answerHeaders(headers));
         return response;
       },
