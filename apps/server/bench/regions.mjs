@@ -67,7 +67,8 @@ const client = new Agent({ connections: null, keepAliveTimeout: 60_000, headersT
 async function call(url, init = {}) {
   const answer = await request(url, { dispatcher: client, ...init });
   const text = await answer.body.text();
-  if (answer.statusCode !== 200) throw new Error(`${init.method ?? 'GET'} ${url}: ${answer.statusCode} ${text}`);
+  if (answer.statusCode !== 200)
+    throw new Error(`${init.method ?? 'GET'} ${url}: ${answer.statusCode} ${text}`);
   return { text, index: Number(answer.headers['x-svc-index']) };
 }
 for (;;) {
@@ -112,7 +113,9 @@ async function wakeUps(base, suffix) {
   const { index } = await call(`${east}/v1/jobs?prefix=zzz`);
   const answered = [];
   const waiting = Array.from({ length: WAITERS }, () =>
-    call(`${base}/v1/jobs?prefix=zzz&index=${index}&wait=60s${suffix}`).then(() => answered.push(performance.now())),
+    call(`${base}/v1/jobs?prefix=zzz&index=${index}&wait=60s${suffix}`).then(() =>
+      answered.push(performance.now()),
+    ),
   );
   // every waiter is held on east (directly or through west) before the write
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -153,7 +156,9 @@ async function probeWakeUps(base, suffix) {
   const latencies = [];
   for (let round = 0; round < WAKE_ROUNDS; round++) {
     const { index } = await call(`${base}/v1/job/probe?x=1${suffix}`);
-    const answered = call(`${base}/v1/job/probe?index=${index}&wait=60s${suffix}`).then(() => performance.now());
+    const answered = call(`${base}/v1/job/probe?index=${index}&wait=60s${suffix}`).then(() =>
+      performance.now(),
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     const written = performance.now();
     await call(`${east}/v1/jobs`, { method: 'POST', body: job('probe', `r${round}`) });
@@ -191,7 +196,8 @@ for (let round = 0; round < ROUNDS; round++) {
   wakeDirect.push(...(await wakeUps(east, '')));
   wakeForwarded.push(...(await wakeUps(west, '&region=east')));
 }
-for (const list of [direct, forwarded, probeDirect, probeForwarded, wakeDirect, wakeForwarded]) list.sort((a, b) => a - b);
+for (const list of [direct, forwarded, probeDirect, probeForwarded, wakeDirect, wakeForwarded])
+  list.sort((a, b) => a - b);
 
 const d50 = quantile(direct, 0.5);
 const f50 = quantile(forwarded, 0.5);

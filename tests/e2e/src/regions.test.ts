@@ -24,7 +24,11 @@ writeFileSync(
   JSON.stringify({
     tokens: [
       { name: 'ops', secret: OPS, management: true },
-      { name: 'other', secret: 'other-secret', namespaces: { other: ['list-jobs', 'read-job', 'submit-job'] } },
+      {
+        name: 'other',
+        secret: 'other-secret',
+        namespaces: { other: ['list-jobs', 'read-job', 'submit-job'] },
+      },
     ],
   }),
 );
@@ -38,9 +42,13 @@ const children: ChildProcess[] = [];
 async function start(region: string, args: string[] = []): Promise<Member> {
   const child = spawn(
     process.execPath,
-    [main, '--region', region, '--scheduler-port', '0', '--nodes', '1', '--heartbeat-ms', '200'].concat(
-      ['--acl', '--acl-tokens', tokensFile, '--enable-raw-exec', ...args],
-    ),
+    [main, '--region', region, '--scheduler-port', '0', '--nodes', '1', '--heartbeat-ms', '200'].concat([
+      '--acl',
+      '--acl-tokens',
+      tokensFile,
+      '--enable-raw-exec',
+      ...args,
+    ]),
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.push(child);
@@ -51,7 +59,8 @@ async function start(region: string, args: string[] = []): Promise<Member> {
   for (;;) {
     const match = /^scheduler listening on (http:\/\/\S+)$/m.exec(out);
     if (match?.[1] !== undefined) return { child, url: match[1] };
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`sked-server did not start: ${out}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`sked-server did not start: ${out}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
@@ -83,9 +92,16 @@ const westData = join(dir, 'west-data');
 
 beforeAll(async () => {
   west = await start('west', ['--data-dir', westData]);
-  [east, north] = await Promise.all([start('east', ['--join', west.url]), start('north', ['--join', west.url])]);
+  [east, north] = await Promise.all([
+    start('east', ['--join', west.url]),
+    start('north', ['--join', west.url]),
+  ]);
   for (const member of [west, east, north]) {
-    await eventually(async () => ((JSON.stringify(await regionsOf(member)) === JSON.stringify(ALL)) ? true : undefined), 'the federation', 10_000);
+    await eventually(
+      async () => (JSON.stringify(await regionsOf(member)) === JSON.stringify(ALL) ? true : undefined),
+      'the federation',
+      10_000,
+    );
   }
 }, 45_000);
 
@@ -96,7 +112,9 @@ afterAll(() => {
 describe('a federation of three processes', () => {
   it('lists every region, sorted, on every member; without region a member serves its own', async () => {
     for (const member of [west, east, north]) expect(await regionsOf(member)).toEqual(ALL);
-    const members = (await (await call(west, '/v1/agent/members')).json()) as { Members: { Tags: { region: string }; Status: string }[] };
+    const members = (await (await call(west, '/v1/agent/members')).json()) as {
+      Members: { Tags: { region: string }; Status: string }[];
+    };
     expect(members.Members.map((m) => [m.Tags.region, m.Status])).toEqual([
       ['east', 'alive'],
       ['north', 'alive'],
@@ -180,10 +198,17 @@ describe('a federation of three processes', () => {
 
   it('relays exec both ways and keeps the close codes', async () => {
     await call(north, '/v1/jobs', { method: 'POST', body: job('ex-1') });
-    const allocId = await eventually(async () => {
-      const allocs = (await (await call(north, '/v1/job/ex-1/allocations')).json()) as { ID: string; ClientStatus: string }[];
-      return allocs.find((a) => a.ClientStatus === 'running')?.ID;
-    }, 'a running allocation', 10_000);
+    const allocId = await eventually(
+      async () => {
+        const allocs = (await (await call(north, '/v1/job/ex-1/allocations')).json()) as {
+          ID: string;
+          ClientStatus: string;
+        }[];
+        return allocs.find((a) => a.ClientStatus === 'running')?.ID;
+      },
+      'a running allocation',
+      10_000,
+    );
     const client = createClient({ address: west.url, token: OPS, region: 'north', env: false });
     const session = client.exec(allocId, 'worker', ['sh', '-c', 'cat; exit 3']);
     session.write('across regions\n');
@@ -195,7 +220,9 @@ describe('a federation of three processes', () => {
     const refused = await client.exec(allocId, 'nope', ['true']).exitCode.catch((error: unknown) => error);
     expect(refused).toMatchObject({ code: 1008, reason: `task "nope" not found in allocation ${allocId}` });
     const denied = createClient({ address: east.url, token: 'other-secret', region: 'north', env: false });
-    expect(await denied.exec(allocId, 'worker', ['true']).exitCode.catch((error: unknown) => error)).toMatchObject({ code: 1008 });
+    expect(
+      await denied.exec(allocId, 'worker', ['true']).exitCode.catch((error: unknown) => error),
+    ).toMatchObject({ code: 1008 });
   });
 
   it('keeps the 400 of a region no member serves, hostile names included', async () => {
@@ -208,16 +235,27 @@ describe('a federation of three processes', () => {
   });
 
   it('lets each member enforce its own ACL on the token that travels unchanged', async () => {
-    const denied = await call(west, '/v1/jobs?region=north', { method: 'POST', body: job('acl-1'), token: 'other-secret' });
+    const denied = await call(west, '/v1/jobs?region=north', {
+      method: 'POST',
+      body: job('acl-1'),
+      token: 'other-secret',
+    });
     expect(denied.status).toBe(403);
     expect(await denied.text()).toBe('Permission denied');
     const unknown = await call(west, '/v1/jobs?region=north', { token: 'no-such-token' });
     expect([unknown.status, await unknown.text()]).toEqual([403, 'ACL token not found']);
-    const other = await call(west, '/v1/jobs?region=north&namespace=other', { method: 'POST', body: job('acl-2'), token: 'other-secret' });
+    const other = await call(west, '/v1/jobs?region=north&namespace=other', {
+      method: 'POST',
+      body: job('acl-2'),
+      token: 'other-secret',
+    });
     expect(other.status).toBe(200);
     expect((await call(north, '/v1/job/acl-1')).status).toBe(404);
     // the membership exchange needs a management token
-    expect((await call(west, '/v1/internal/regions/sync', { method: 'POST', body: '{}', token: 'other-secret' })).status).toBe(403);
+    expect(
+      (await call(west, '/v1/internal/regions/sync', { method: 'POST', body: '{}', token: 'other-secret' }))
+        .status,
+    ).toBe(403);
   });
 
   it('refuses a foreign Origin or Host before forwarding anything', async () => {
@@ -263,7 +301,11 @@ describe('members going away', () => {
     expect(await regionsOf(west)).toEqual(ALL);
     // back on the same address, without a data dir or --join: the others' retries find it
     north = await start('north', ['--scheduler-port', port]);
-    await eventually(async () => (JSON.stringify(await regionsOf(north)) === JSON.stringify(ALL) ? true : undefined), 'north rejoined', 15_000);
+    await eventually(
+      async () => (JSON.stringify(await regionsOf(north)) === JSON.stringify(ALL) ? true : undefined),
+      'north rejoined',
+      15_000,
+    );
     expect((await call(west, '/v1/jobs?region=north')).status).toBe(200);
   });
 
@@ -272,7 +314,11 @@ describe('members going away', () => {
     await new Promise((resolve) => west.child.once('exit', resolve));
     west = await start('west', ['--data-dir', westData]);
     expect(await regionsOf(west)).toEqual(ALL); // from the data dir, before any exchange
-    await eventually(async () => ((await call(east, '/v1/jobs?region=west')).status === 200 ? true : undefined), 'east reaches the new west', 15_000);
+    await eventually(
+      async () => ((await call(east, '/v1/jobs?region=west')).status === 200 ? true : undefined),
+      'east reaches the new west',
+      15_000,
+    );
     expect((await call(north, '/v1/regions?region=west')).status).toBe(200);
   });
 });

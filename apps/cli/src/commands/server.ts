@@ -23,7 +23,10 @@ async function members(command: Command): Promise<void> {
   const ctx = schedulerContext(command);
   // the agent endpoint is not in the client's API (it is an operator's view): the transport calls
   // it with the client's address, token and region
-  const { data } = await ctx.client.transport.request<AgentMembers>({ method: 'GET', path: '/v1/agent/members' });
+  const { data } = await ctx.client.transport.request<AgentMembers>({
+    method: 'GET',
+    path: '/v1/agent/members',
+  });
   if (ctx.output.json) {
     ctx.output.out(toJson(data));
     return;
@@ -43,10 +46,12 @@ async function members(command: Command): Promise<void> {
 
 /** The `server` command. */
 export function serverCommand(): Command {
-  return new Command('server').description('Servers of the regions').addCommand(
-    new Command('members')
-      .description('List the servers of every region the server knows, and whether each answers')
-      .addHelpText('after', '\nExample:\n  $ sked server members\n  $ sked server members --json')
-      .action(handler(members)),
-  );
+  return new Command('server')
+    .description('Servers of the regions')
+    .addCommand(
+      new Command('members')
+        .description('List the servers of every region the server knows, and whether each answers')
+        .addHelpText('after', '\nExample:\n  $ sked server members\n  $ sked server members --json')
+        .action(handler(members)),
+    );
 }

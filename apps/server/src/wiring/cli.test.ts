@@ -71,8 +71,14 @@ describe('parseCli', () => {
     [['--max-body', 'lots'], /--max-body expects a size/],
     [['--acl-tokens', 'f.json'], /--acl-tokens requires --acl/],
     [['--region', 'a b'], /--region expects a name/],
-    [['--region', '..'], /--region expects a name of 1-128 letters, digits, "-", "_" or "." \(not "." or ".."\), not "\.\."/],
-    [['--join', 'localhost:4646'], /^--join expects the scheduling address of another sked-server, such as http:\/\/127.0.0.1:4646, not "localhost:4646"$/],
+    [
+      ['--region', '..'],
+      /--region expects a name of 1-128 letters, digits, "-", "_" or "." \(not "." or ".."\), not "\.\."/,
+    ],
+    [
+      ['--join', 'localhost:4646'],
+      /^--join expects the scheduling address of another sked-server, such as http:\/\/127.0.0.1:4646, not "localhost:4646"$/,
+    ],
     [['--join', 'http://127.0.0.1:4646/v1/jobs'], /--join expects the scheduling address/],
     [['extra'], /Unexpected argument 'extra'/],
     [['--bind'], /--bind <value>' argument missing/],

@@ -133,14 +133,22 @@ export function parseCli(
   }
   if (values.region !== undefined) {
     const problem = regionNameProblem(values.region);
-    if (problem !== undefined) return { kind: 'error', message: `--region expects ${problem.replace(/^a region name is /, 'a name of ')}` };
+    if (problem !== undefined)
+      return {
+        kind: 'error',
+        message: `--region expects ${problem.replace(/^a region name is /, 'a name of ')}`,
+      };
     options.region = values.region;
   }
   if (values.join !== undefined) {
     const join: string[] = [];
     for (const text of values.join) {
       const read = parseMemberAddress(text);
-      if ('error' in read) return { kind: 'error', message: `--join expects ${read.error.replace(/^a member address is /, '')}` };
+      if ('error' in read)
+        return {
+          kind: 'error',
+          message: `--join expects ${read.error.replace(/^a member address is /, '')}`,
+        };
       join.push(read.address);
     }
     options.join = join;

@@ -86,7 +86,11 @@ export interface ExecContext {
   readonly relay?:
     | ((
         socket: ExecSocket,
-        request: { readonly url: string; readonly query: Readonly<Record<string, unknown>>; readonly headers: ExecRequest['headers'] },
+        request: {
+          readonly url: string;
+          readonly query: Readonly<Record<string, unknown>>;
+          readonly headers: ExecRequest['headers'];
+        },
       ) => boolean)
     | undefined;
 }

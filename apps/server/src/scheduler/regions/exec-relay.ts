@@ -42,7 +42,9 @@ export interface ExecRelays {
 
 /** A close code that may be sent in a close frame (RFC 6455 section 7.4): others become 1011. */
 function sendable(code: number): boolean {
-  return (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
+  return (
+    (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999)
+  );
 }
 
 function closeWith(
@@ -74,7 +76,10 @@ export function createExecRelays(region: string, table: MemberTable): ExecRelays
       const named = firstValue(request.query['region']);
       if (typeof named !== 'string' || named === '' || named === region) return false;
       if (request.headers[HOP_HEADER] !== undefined) {
-        client.close(CLOSE_SERVER_ERROR, closeReason(`Region ${JSON.stringify(named)} is not served by this member`));
+        client.close(
+          CLOSE_SERVER_ERROR,
+          closeReason(`Region ${JSON.stringify(named)} is not served by this member`),
+        );
         return true;
       }
       const member = table.get(named);
@@ -144,12 +149,20 @@ export function createExecRelays(region: string, table: MemberTable): ExecRelays
         if (done) return;
         finish();
         upstream.terminate();
-        client.close(CLOSE_SERVER_ERROR, closeReason(`Region ${label} is unreachable: ${networkReason(error)}`));
+        client.close(
+          CLOSE_SERVER_ERROR,
+          closeReason(`Region ${label} is unreachable: ${networkReason(error)}`),
+        );
       });
       upstream.on('close', (code: number, reason: Buffer) => {
         if (done) return;
         finish();
-        closeWith(client, code, reason.toString('utf8'), `Region ${label}: the connection to its member was lost`);
+        closeWith(
+          client,
+          code,
+          reason.toString('utf8'),
+          `Region ${label}: the connection to its member was lost`,
+        );
       });
       relayed.on('close', (code: number, reason: Buffer) => {
         if (done) return;

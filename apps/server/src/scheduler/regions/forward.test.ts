@@ -7,20 +7,36 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDurable } from '../../durable/index.js';
 import { startServer, type RunningServer } from '../../wiring/server.js';
-import { BLOCKING_MARGIN_MS, forwardedHeaders, hopDeadline, HOP_HEADER, namedRegion, PLAIN_HOP_MS } from './forward.js';
+import {
+  BLOCKING_MARGIN_MS,
+  forwardedHeaders,
+  hopDeadline,
+  HOP_HEADER,
+  namedRegion,
+  PLAIN_HOP_MS,
+} from './forward.js';
 
 describe('hopDeadline', () => {
   const at = (url: string) => hopDeadline(url, 60_000);
   it('gives a blocking query its whole wait, the wait/16 jitter and a margin', () => {
-    expect(at('/v1/jobs?index=5&wait=10m').headersTimeout).toBe(Math.ceil(600_000 * (17 / 16)) + BLOCKING_MARGIN_MS);
+    expect(at('/v1/jobs?index=5&wait=10m').headersTimeout).toBe(
+      Math.ceil(600_000 * (17 / 16)) + BLOCKING_MARGIN_MS,
+    );
     expect(at('/v1/jobs?index=5').headersTimeout).toBe(Math.ceil(300_000 * (17 / 16)) + BLOCKING_MARGIN_MS);
-    expect(at('/v1/jobs?index=5&wait=2s').headersTimeout).toBe(Math.ceil(2000 * (17 / 16)) + BLOCKING_MARGIN_MS);
+    expect(at('/v1/jobs?index=5&wait=2s').headersTimeout).toBe(
+      Math.ceil(2000 * (17 / 16)) + BLOCKING_MARGIN_MS,
+    );
     // a wait the member refuses at once: the longest wait still bounds the hop
-    expect(at('/v1/jobs?index=5&wait=soon').headersTimeout).toBe(Math.ceil(600_000 * (17 / 16)) + BLOCKING_MARGIN_MS);
+    expect(at('/v1/jobs?index=5&wait=soon').headersTimeout).toBe(
+      Math.ceil(600_000 * (17 / 16)) + BLOCKING_MARGIN_MS,
+    );
   });
   it('answers at once without an index, and bounds only the silence of the event stream', () => {
     expect(at('/v1/jobs')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS });
-    expect(at('/v1/jobs?index=0&wait=10m')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS });
+    expect(at('/v1/jobs?index=0&wait=10m')).toEqual({
+      headersTimeout: PLAIN_HOP_MS,
+      bodyTimeout: PLAIN_HOP_MS,
+    });
     expect(at('/v1/event/stream?index=9')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: 60_000 });
   });
 });
@@ -72,7 +88,14 @@ describe('forwarding between two members in this process', () => {
 
   beforeAll(async () => {
     east = await startServer({ schedulerPort: 0, nodes: 1, region: 'east', maxBody: 4096, demo: true });
-    west = await startServer({ schedulerPort: 0, nodes: 1, region: 'west', maxBody: 4096, join: [east.scheduler.url], dataDir });
+    west = await startServer({
+      schedulerPort: 0,
+      nodes: 1,
+      region: 'west',
+      maxBody: 4096,
+      join: [east.scheduler.url],
+      dataDir,
+    });
     await west.scheduler.regions.synced();
     await east.scheduler.regions.synced();
   });
@@ -106,15 +129,27 @@ describe('forwarding between two members in this process', () => {
       method: 'POST',
       headers,
       // without a length, undici sends the iterable chunked
-      body: 'content-type' in headers ? body : Readable.from([Buffer.from(body.slice(0, 2000)), Buffer.from(body.slice(2000))]),
+      body:
+        'content-type' in headers
+          ? body
+          : Readable.from([Buffer.from(body.slice(0, 2000)), Buffer.from(body.slice(2000))]),
     });
-    expect([answer.statusCode, await answer.body.text()]).toEqual([413, 'Request body is larger than the limit of 4096 bytes']);
+    expect([answer.statusCode, await answer.body.text()]).toEqual([
+      413,
+      'Request body is larger than the limit of 4096 bytes',
+    ]);
     expect((await fetch(`${east.scheduler.url}/v1/job/big`)).status).toBe(404);
   });
 
   it('refuses a foreign Host or Origin before forwarding', async () => {
-    const host = await west.scheduler.app.inject({ url: '/v1/jobs?region=east', headers: { host: 'evil.example' } });
-    expect([host.statusCode, host.body]).toEqual([403, expect.stringMatching(/^Host "evil.example" is not allowed/)]);
+    const host = await west.scheduler.app.inject({
+      url: '/v1/jobs?region=east',
+      headers: { host: 'evil.example' },
+    });
+    expect([host.statusCode, host.body]).toEqual([
+      403,
+      expect.stringMatching(/^Host "evil.example" is not allowed/),
+    ]);
     const origin = await west.scheduler.app.inject({
       method: 'DELETE',
       url: '/v1/job/web?region=east&purge=true',
@@ -125,7 +160,9 @@ describe('forwarding between two members in this process', () => {
   });
 
   it('never forwards a forwarded request again: a stale table is a 502 saying so, not a loop', async () => {
-    const answer = await fetch(`${east.scheduler.url}/v1/jobs?region=west`, { headers: { [HOP_HEADER]: 'north' } });
+    const answer = await fetch(`${east.scheduler.url}/v1/jobs?region=west`, {
+      headers: { [HOP_HEADER]: 'north' },
+    });
     expect(answer.status).toBe(502);
     expect(await answer.text()).toBe(
       'Region "west" is not served by this member (it serves "east"): the forwarding member\'s membership is out of date',
@@ -136,7 +173,9 @@ describe('forwarding between two members in this process', () => {
     await west.close();
     const durable = openDurable(dataDir);
     try {
-      expect(durable.regions.load()).toEqual([expect.objectContaining({ Region: 'east', Address: east.scheduler.url })]);
+      expect(durable.regions.load()).toEqual([
+        expect.objectContaining({ Region: 'east', Address: east.scheduler.url }),
+      ]);
     } finally {
       durable.close();
     }

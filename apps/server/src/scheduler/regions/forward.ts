@@ -86,7 +86,10 @@ export function namedRegion(url: string): string | undefined {
  * @param streamIdleMs - The event stream's allowed silence.
  * @returns The headers and body timeouts of undici, in milliseconds.
  */
-export function hopDeadline(url: string, streamIdleMs: number): { headersTimeout: number; bodyTimeout: number } {
+export function hopDeadline(
+  url: string,
+  streamIdleMs: number,
+): { headersTimeout: number; bodyTimeout: number } {
   const at = url.indexOf('?');
   const path = at < 0 ? url : url.slice(0, at);
   if (path === '/v1/event/stream' || path === '/v1/event/stream/') {
@@ -110,7 +113,10 @@ export function hopDeadline(url: string, streamIdleMs: number): { headersTimeout
  * @param region - This member's region.
  * @returns The headers for undici.
  */
-export function forwardedHeaders(headers: IncomingHttpHeaders, region: string): Record<string, string | string[]> {
+export function forwardedHeaders(
+  headers: IncomingHttpHeaders,
+  region: string,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
@@ -158,7 +164,12 @@ function hasBody(request: IncomingMessage): boolean {
  * Answers an error in the listener's format: the message as `text/plain; charset=utf-8`, gzipped
  * when the client accepts it; the connection closed when a request body was left unread.
  */
-function answerError(request: IncomingMessage, response: ServerResponse, status: number, message: string): void {
+function answerError(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  message: string,
+): void {
   if (response.headersSent) {
     response.destroy();
     return;
@@ -193,7 +204,12 @@ export async function forwardRequest(
   const url = request.url ?? '/';
   const declared = Number(request.headers['content-length'] ?? '0');
   if (declared > ctx.maxBody) {
-    return answerError(request, response, 413, `Request body is larger than the limit of ${ctx.maxBody} bytes`);
+    return answerError(
+      request,
+      response,
+      413,
+      `Request body is larger than the limit of ${ctx.maxBody} bytes`,
+    );
   }
   const controller = new AbortController();
   const onClose = (): void => {
@@ -229,10 +245,20 @@ export async function forwardRequest(
     if (started || controller.signal.aborted) return void response.destroy();
     const cause = (error as { cause?: unknown }).cause ?? error;
     if (cause instanceof BodyTooLarge || error instanceof BodyTooLarge) {
-      return answerError(request, response, 413, `Request body is larger than the limit of ${ctx.maxBody} bytes`);
+      return answerError(
+        request,
+        response,
+        413,
+        `Request body is larger than the limit of ${ctx.maxBody} bytes`,
+      );
     }
     if ((error as { code?: unknown }).code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return answerError(request, response, 504, `Region ${named} did not answer in time (member ${member.Address})`);
+      return answerError(
+        request,
+        response,
+        504,
+        `Region ${named} did not answer in time (member ${member.Address})`,
+      );
     }
     return answerError(
       request,
@@ -247,7 +273,9 @@ export async function forwardRequest(
 }
 
 /** The member's answer headers for the client: all but those of the connection (and its Date). */
-function answerHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+function answerHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = Object.create(null) as Record<string, string | string[]>;
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined || HOP_BY_HOP.has(name) || name === 'date') continue;
@@ -266,16 +294,21 @@ function answerHeaders(headers: Record<string, string | string[] | undefined>): 
  * @param ctx - Region, table, pool, limits and the local-only options.
  */
 export function installForwarding(server: Server, ctx: ForwardingContext): void {
-  const handlers = server.listeners('request') as ((request: IncomingMessage, response: ServerResponse) => void)[];
+  const handlers = server.listeners('request') as ((
+    request: IncomingMessage,
+    response: ServerResponse,
+  ) => void)[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!forwards(request, response, ctx)) for (const handler of handlers) handler.call(server, request, response);
+    if (!forwards(request, response, ctx))
+      for (const handler of handlers) handler.call(server, request, response);
   });
 }
 
 function forwards(request: IncomingMessage, response: ServerResponse, ctx: ForwardingContext): boolean {
   const region = namedRegion(request.url ?? '/');
-  if (region === undefined || region === '' || region === ctx.region || request.method === 'OPTIONS') return false;
+  if (region === undefined || region === '' || region === ctx.region || request.method === 'OPTIONS')
+    return false;
   const hop = request.headers[HOP_HEADER] !== undefined;
   const member = hop ? undefined : ctx.table.get(region);
   if ((!hop && member === undefined) || ctx.closing()) return false;

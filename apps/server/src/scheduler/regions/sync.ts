@@ -207,7 +207,10 @@ export function startMembershipSync(options: MembershipSyncOptions): MembershipS
  * @returns The text.
  * @throws when the body is larger.
  */
-export async function readLimited(body: AsyncIterable<Buffer> & { destroy(): void }, max: number): Promise<string> {
+export async function readLimited(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  max: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

@@ -4,7 +4,13 @@ import { parseMemberAddress, regionNameProblem } from './names.js';
 import { readSyncMessage } from './sync.js';
 import { createMemberTable, readMemberRecord, type MemberRecord, type MemberStore } from './table.js';
 
-const self: MemberRecord = { Region: 'west', Address: 'http://127.0.0.1:4646', Datacenter: 'dc1', Name: 'h.west', Epoch: 100 };
+const self: MemberRecord = {
+  Region: 'west',
+  Address: 'http://127.0.0.1:4646',
+  Datacenter: 'dc1',
+  Name: 'h.west',
+  Epoch: 100,
+};
 const quiet = { warn: () => undefined };
 const record = (Region: string, port: number, Epoch: number): MemberRecord => ({
   Region,
@@ -15,9 +21,12 @@ const record = (Region: string, port: number, Epoch: number): MemberRecord => ({
 });
 
 describe('regionNameProblem', () => {
-  it.each(['global', 'eu-west_1', 'a.b', '__proto__', 'constructor', 'x'.repeat(128)])('accepts %j', (name) => {
-    expect(regionNameProblem(name)).toBeUndefined();
-  });
+  it.each(['global', 'eu-west_1', 'a.b', '__proto__', 'constructor', 'x'.repeat(128)])(
+    'accepts %j',
+    (name) => {
+      expect(regionNameProblem(name)).toBeUndefined();
+    },
+  );
   it.each(['', '.', '..', '../x', 'a/b', 'a b', 'é', 'x'.repeat(129), 'a\u0000b'])('refuses %j', (name) => {
     expect(regionNameProblem(name)).toMatch(/^a region name is 1-128 letters/);
   });
@@ -35,30 +44,50 @@ describe('parseMemberAddress', () => {
   ])('reads %j as %j', (text, address) => {
     expect(parseMemberAddress(text)).toEqual({ address });
   });
-  it.each(['', 'localhost:4646', 'ftp://x:1', 'http://u:p@x:1', 'http://x:1/v1', 'http://x:1?a=1', 'http://x:1#f', 'x'.repeat(3000)])(
-    'refuses %j',
-    (text) => {
-      expect(parseMemberAddress(text)).toEqual({ error: expect.stringMatching(/^a member address is the scheduling address/) });
-    },
-  );
+  it.each([
+    '',
+    'localhost:4646',
+    'ftp://x:1',
+    'http://u:p@x:1',
+    'http://x:1/v1',
+    'http://x:1?a=1',
+    'http://x:1#f',
+    'x'.repeat(3000),
+  ])('refuses %j', (text) => {
+    expect(parseMemberAddress(text)).toEqual({
+      error: expect.stringMatching(/^a member address is the scheduling address/),
+    });
+  });
 });
 
 describe('readMemberRecord and readSyncMessage', () => {
   it('names the field that is wrong', () => {
-    expect(readMemberRecord({ ...record('east', 1, 1), Region: '../x' })).toEqual({ error: expect.stringMatching(/^Region: /) });
-    expect(readMemberRecord({ ...record('east', 1, 1), Epoch: -1 })).toEqual({ error: 'Epoch: expected a non-negative integer' });
+    expect(readMemberRecord({ ...record('east', 1, 1), Region: '../x' })).toEqual({
+      error: expect.stringMatching(/^Region: /),
+    });
+    expect(readMemberRecord({ ...record('east', 1, 1), Epoch: -1 })).toEqual({
+      error: 'Epoch: expected a non-negative integer',
+    });
     expect(readMemberRecord(null)).toEqual({ error: expect.stringMatching(/^a member is an object/) });
-    expect(readSyncMessage({ Self: record('east', 1, 1), Members: [record('a', 2, 1), { Region: 1 }] })).toEqual({
+    expect(
+      readSyncMessage({ Self: record('east', 1, 1), Members: [record('a', 2, 1), { Region: 1 }] }),
+    ).toEqual({
       error: expect.stringMatching(/^Members\[1\]\.Region: /),
     });
-    expect(readSyncMessage({ Self: record('east', 1, 1), Members: Array.from({ length: 1001 }, () => 0) })).toEqual({
+    expect(
+      readSyncMessage({ Self: record('east', 1, 1), Members: Array.from({ length: 1001 }, () => 0) }),
+    ).toEqual({
       error: 'Members: more than 1000 members',
     });
   });
 
   it('reads only own fields (an inherited Region is no Region)', () => {
     const inherited = Object.create({ Region: 'east' }) as object;
-    expect(readMemberRecord(Object.assign(inherited, { Address: 'http://x:1', Datacenter: '', Name: '', Epoch: 1 }))).toEqual({
+    expect(
+      readMemberRecord(
+        Object.assign(inherited, { Address: 'http://x:1', Datacenter: '', Name: '', Epoch: 1 }),
+      ),
+    ).toEqual({
       error: expect.stringMatching(/^Region: /),
     });
   });
@@ -90,7 +119,11 @@ describe('createMemberTable', () => {
     expect(table.get('east')).toMatchObject({ status: 'failed', failures: 2 });
     expect(table.merge([record('east', 1, 9)])).toBe(false);
     expect(table.merge([record('east', 2, 11)])).toBe(true);
-    expect(table.get('east')).toMatchObject({ Address: 'http://127.0.0.1:2', status: 'unknown', failures: 0 });
+    expect(table.get('east')).toMatchObject({
+      Address: 'http://127.0.0.1:2',
+      status: 'unknown',
+      failures: 0,
+    });
   });
 
   it('saves to its store on a change and loads what it kept, skipping records that no longer read', () => {
@@ -118,7 +151,8 @@ describe('createMemberTable', () => {
       }),
       { maxLength: 30 },
     );
-    const view = (table: ReturnType<typeof createMemberTable>) => table.others().map((m) => [m.Region, m.Epoch, m.Address]);
+    const view = (table: ReturnType<typeof createMemberTable>) =>
+      table.others().map((m) => [m.Region, m.Epoch, m.Address]);
 
     test.prop([records, fc.integer({ min: 0, max: 30 }), fc.infiniteStream(fc.double())])(
       'the table is the same whatever the order and grouping of what it hears (the highest epoch of each region, ties by address)',

@@ -54,7 +54,8 @@ export function readMemberRecord(value: unknown): { record: MemberRecord } | { e
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return { error: 'a member is an object with Region, Address, Datacenter, Name and Epoch' };
   }
-  const own = (key: string): unknown => (Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined);
+  const own = (key: string): unknown =>
+    Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
   const region = own('Region');
   const problem = regionNameProblem(region);
   if (problem !== undefined) return { error: `Region: ${problem}` };
@@ -73,7 +74,13 @@ export function readMemberRecord(value: unknown): { record: MemberRecord } | { e
     return { error: 'Epoch: expected a non-negative integer' };
   }
   return {
-    record: { Region: region as string, Address: address.address, Datacenter: datacenter, Name: name, Epoch: epoch },
+    record: {
+      Region: region as string,
+      Address: address.address,
+      Datacenter: datacenter,
+      Name: name,
+      Epoch: epoch,
+    },
   };
 }
 
@@ -117,7 +124,9 @@ export function createMemberTable(
     try {
       options.store?.save([...members.values()].map(recordOf));
     } catch (error) {
-      warn(`cannot keep the region members in the data dir: ${error instanceof Error ? error.message : String(error)}`);
+      warn(
+        `cannot keep the region members in the data dir: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   };
 
@@ -175,7 +184,8 @@ export function createMemberTable(
     },
     failed(region) {
       const known = members.get(region);
-      if (known !== undefined) members.set(region, { ...known, status: 'failed', failures: known.failures + 1 });
+      if (known !== undefined)
+        members.set(region, { ...known, status: 'failed', failures: known.failures + 1 });
     },
   };
 }
