@@ -83,17 +83,11 @@ export interface ExecContext {
    * when it relays the socket there, false to serve it here.
    * @defaultValue none: another region is refused with 1008 `No path to region "<name>"`
    */
-  readonly relay?:
-    | ((
-        socket: ExecSocket,
-        request: {
-          readonly url: string;
-          readonly query: Readonly<Record<string, unknown>>;
-          readonly headers: ExecRequest['headers'];
-        },
-      ) => boolean)
-    | undefined;
+  readonly relay?: ((socket: ExecSocket, request: ExecRelayRequest) => boolean) | undefined;
 }
+
+/** What a relay reads of an exec request: path and query as sent, the parsed query, the headers. */
+export type ExecRelayRequest = Pick<ExecRequest, 'query' | 'headers'> & { readonly url: string };
 
 /** The request a session serves. */
 export interface ExecRequest {

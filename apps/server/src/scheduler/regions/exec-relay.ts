@@ -35,7 +35,7 @@ export interface ExecRelays {
    * @param request - Its request.
    * @returns Whether the socket is relayed (false: serve it here, which refuses another region).
    */
-  relay(socket: ExecSocket, request: RelayRequest): boolean;
+  relay(this: void, socket: ExecSocket, request: RelayRequest): boolean;
   /** Ends every relay (server shutting down, code 1001). */
   closeAll(): void;
 }
@@ -178,7 +178,8 @@ export function createExecRelays(region: string, table: MemberTable): ExecRelays
       return true;
     },
     closeAll() {
-      for (const shutdown of [...open]) shutdown();
+      // a shutdown removes itself from the set: iterating on is safe
+      for (const shutdown of open) shutdown();
     },
   };
 }
