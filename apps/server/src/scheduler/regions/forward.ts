@@ -17,7 +17,6 @@ import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { stream as undiciStream } from 'undici';
 import { parseWait } from '@sked/query';
 import { acceptsGzip } from '../../http/app.js';
 import { checkLocalOnly, type LocalOnlyOptions } from '../../http/local-only.js';
@@ -187,88 +186,98 @@ function answerError(
 }
 
 /**
- * Forwards one request to a member and writes its answer.
+ * Forwards one request to a member and writes its answer as it arrives: undici's dispatch API,
+ * whose handler writes the member's head and body chunks straight into the client's response (a
+ * full client buffer pauses the member's connection until it drains; the client going away aborts
+ * the hop, which frees the member's waiter).
  * @param request - The client's request.
  * @param response - Its response.
  * @param member - The member serving the region named.
  * @param ctx - Pool, limits and this member's region.
- * @returns When the answer is written (or the request failed: 413 for a body over the limit, 502
- *   when the member cannot be reached, 504 past the deadline, in the listener's error format).
+ * @returns Nothing; a failure before the member's head is answered in the listener's error format:
+ *   413 for a body over the limit, 502 when the member cannot be reached, 504 past the deadline.
  */
-export async function forwardRequest(
+export function forwardRequest(
   request: IncomingMessage,
   response: ServerResponse,
   member: MemberState,
   ctx: ForwardingContext,
-): Promise<void> {
+): void {
   const url = request.url ?? '/';
-  const declared = Number(request.headers['content-length'] ?? '0');
-  if (declared > ctx.maxBody) {
-    return answerError(
-      request,
-      response,
-      413,
-      `Request body is larger than the limit of ${ctx.maxBody} bytes`,
-    );
+  const tooLarge = `Request body is larger than the limit of ${ctx.maxBody} bytes`;
+  if (Number(request.headers['content-length'] ?? '0') > ctx.maxBody) {
+    return answerError(request, response, 413, tooLarge);
   }
-  const controller = new AbortController();
+  const { headersTimeout, bodyTimeout } = hopDeadline(url, ctx.streamIdleMs);
+  let hop: Dispatcher.DispatchController | undefined;
+  let started = false;
+  let draining = false;
   const onClose = (): void => {
-    if (!response.writableFinished) controller.abort();
+    if (!response.writableFinished) hop?.abort(new Error('the client went away'));
+  };
+  const onDrain = (): void => {
+    draining = false;
+    hop?.resume();
   };
   response.once('close', onClose);
-  const { headersTimeout, bodyTimeout } = hopDeadline(url, ctx.streamIdleMs);
-  const named = JSON.stringify(member.Region);
-  let started = false;
-  try {
-    await undiciStream(
-      `${member.Address}${url}`,
-      {
-        method: (request.method ?? 'GET') as Dispatcher.HttpMethod,
-        headers: forwardedHeaders(request.headers, ctx.region),
-        body: hasBody(request) ? limitedBody(request, ctx.maxBody) : null,
-        dispatcher: ctx.dispatcher,
-        signal: controller.signal,
-        headersTimeout,
-        bodyTimeout,
+  ctx.dispatcher.dispatch(
+    {
+      origin: member.Address,
+      path: url,
+      method: (request.method ?? 'GET') as Dispatcher.HttpMethod,
+      headers: forwardedHeaders(request.headers, ctx.region),
+      body: hasBody(request) ? limitedBody(request, ctx.maxBody) : null,
+      headersTimeout,
+      bodyTimeout,
+    },
+    {
+      onRequestStart(controller) {
+        hop = controller;
+        if (response.destroyed) controller.abort(new Error('the client went away'));
       },
-      ({ statusCode, headers }) => {
+      onResponseStart(_controller, statusCode, headers) {
         started = true;
         // the head and a body that arrived with it leave in one write
         response.cork();
         process.nextTick(() => response.uncork());
         response.writeHead(statusCode, answerHeaders(headers));
-        return response;
       },
-    );
-  } catch (error) {
-    // the member went away mid-answer (or the client did): the client's answer ends there
-    if (started || controller.signal.aborted) return void response.destroy();
-    const cause = (error as { cause?: unknown }).cause ?? error;
-    if (cause instanceof BodyTooLarge || error instanceof BodyTooLarge) {
-      return answerError(
-        request,
-        response,
-        413,
-        `Request body is larger than the limit of ${ctx.maxBody} bytes`,
-      );
-    }
-    if ((error as { code?: unknown }).code === 'UND_ERR_HEADERS_TIMEOUT') {
-      return answerError(
-        request,
-        response,
-        504,
-        `Region ${named} did not answer in time (member ${member.Address})`,
-      );
-    }
-    return answerError(
-      request,
-      response,
-      502,
-      `Region ${named} is unreachable: ${networkReason(error)} (member ${member.Address})`,
-    );
-  } finally {
-    response.removeListener('close', onClose);
-  }
+      onResponseData(controller, chunk) {
+        if (response.write(chunk) || draining) return;
+        draining = true;
+        controller.pause();
+        response.once('drain', onDrain);
+      },
+      onResponseEnd() {
+        response.removeListener('close', onClose);
+        response.end();
+      },
+      onResponseError(_controller, error) {
+        response.removeListener('close', onClose);
+        // the member went away mid-answer, or the client did: the client's answer ends there
+        if (started || response.destroyed) return void response.destroy();
+        const cause = (error as { cause?: unknown }).cause ?? error;
+        if (cause instanceof BodyTooLarge || error instanceof BodyTooLarge) {
+          return answerError(request, response, 413, tooLarge);
+        }
+        const named = JSON.stringify(member.Region);
+        if ((error as { code?: unknown }).code === 'UND_ERR_HEADERS_TIMEOUT') {
+          return answerError(
+            request,
+            response,
+            504,
+            `Region ${named} did not answer in time (member ${member.Address})`,
+          );
+        }
+        return answerError(
+          request,
+          response,
+          502,
+          `Region ${named} is unreachable: ${networkReason(error)} (member ${member.Address})`,
+        );
+      },
+    },
+  );
   return undefined;
 }
 
@@ -324,6 +333,6 @@ function forwards(request: IncomingMessage, response: ServerResponse, ctx: Forwa
       502,
       `Region ${JSON.stringify(region)} is not served by this member (it serves ${JSON.stringify(ctx.region)}): the forwarding member's membership is out of date`,
     );
-  } else void forwardRequest(request, response, member, ctx);
+  } else forwardRequest(request, response, member, ctx);
   return true;
 }
