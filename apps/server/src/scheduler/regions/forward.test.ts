@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -157,6 +158,31 @@ describe('forwarding between two members in this process', () => {
     });
     expect(origin.statusCode).toBe(403);
     expect((await fetch(`${east.scheduler.url}/v1/job/web`)).status).toBe(200);
+  });
+
+  it('forwards a path with dot segments as it is (the member answers it as its own) and never an absolute-form target', async () => {
+    for (const path of ['/v1/job/..%2F..%2Fetc%2Fpasswd', '/v1/../v1/jobs', '/v1/job/%2e%2e']) {
+      const [via, direct] = await Promise.all([
+        fetch(`${west.scheduler.url}${path}?region=east`),
+        fetch(`${east.scheduler.url}${path}?region=east`),
+      ]);
+      expect([via.status, await via.text()]).toEqual([direct.status, await direct.text()]);
+    }
+    const port = Number(new URL(west.scheduler.url).port);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write(
+          'GET http://evil.example/v1/jobs?region=east HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+        ),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    // answered here, as without regions, never sent on to east
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer).toMatch(/\r\n\r\nNo path to region "east"$/);
   });
 
   it('never forwards a forwarded request again: a stale table is a 502 saying so, not a loop', async () => {

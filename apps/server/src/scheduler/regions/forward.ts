@@ -315,7 +315,10 @@ export function installForwarding(server: Server, ctx: ForwardingContext): void 
 }
 
 function forwards(request: IncomingMessage, response: ServerResponse, ctx: ForwardingContext): boolean {
-  const region = namedRegion(request.url ?? '/');
+  const url = request.url ?? '/';
+  // an absolute-form request target (`GET http://host/path`) is fastify's to answer, never a hop's
+  if (!url.startsWith('/')) return false;
+  const region = namedRegion(url);
   if (region === undefined || region === '' || region === ctx.region || request.method === 'OPTIONS')
     return false;
   const hop = request.headers[HOP_HEADER] !== undefined;
