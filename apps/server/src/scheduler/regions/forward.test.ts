@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -88,12 +89,18 @@ describe('forwarding between two members in this process', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'sked-regions-'));
 
   beforeAll(async () => {
-    east = await startServer({ schedulerPort: 0, nodes: 1, region: 'east', maxBody: 4096, demo: true });
+    east = await startServer({
+      schedulerPort: 0,
+      nodes: 1,
+      region: 'east',
+      maxBody: 4 * 1024 * 1024,
+      demo: true,
+    });
     west = await startServer({
       schedulerPort: 0,
       nodes: 1,
       region: 'west',
-      maxBody: 4096,
+      maxBody: 4 * 1024 * 1024,
       join: [east.scheduler.url],
       dataDir,
     });
@@ -125,7 +132,7 @@ describe('forwarding between two members in this process', () => {
     ['with Content-Length', { 'content-type': 'application/json' }],
     ['chunked', {}],
   ])('refuses a body over the limit (%s) with the listener 413, nothing stored', async (_what, headers) => {
-    const body = JSON.stringify({ Job: { ID: 'big', Meta: { pad: 'x'.repeat(8000) } } });
+    const body = JSON.stringify({ Job: { ID: 'big', Meta: { pad: 'x'.repeat(5 * 1024 * 1024) } } });
     const answer = await request(`${west.scheduler.url}/v1/jobs?region=east`, {
       method: 'POST',
       headers,
@@ -133,13 +140,51 @@ describe('forwarding between two members in this process', () => {
       body:
         'content-type' in headers
           ? body
-          : Readable.from([Buffer.from(body.slice(0, 2000)), Buffer.from(body.slice(2000))]),
+          : Readable.from([Buffer.from(body.slice(0, 2_000_000)), Buffer.from(body.slice(2_000_000))]),
     });
     expect([answer.statusCode, await answer.body.text()]).toEqual([
       413,
-      'Request body is larger than the limit of 4096 bytes',
+      'Request body is larger than the limit of 4194304 bytes',
     ]);
     expect((await fetch(`${east.scheduler.url}/v1/job/big`)).status).toBe(404);
+  });
+
+  it('streams the event stream with backpressure: a reader that reads nothing makes nothing pile up here', async () => {
+    // Arrange: a forwarded stream whose reader reads nothing (its socket is never resumed), and
+    // this member's response to it
+    let response: ServerResponse | undefined;
+    const capture = (request: IncomingMessage, res: ServerResponse): void => {
+      if (request.url?.startsWith('/v1/event/stream') === true) response = res;
+    };
+    west.scheduler.app.server.on('request', capture);
+    const socket = connect(Number(new URL(west.scheduler.url).port), '127.0.0.1');
+    const index = east.scheduler.cluster.store.index + 1;
+    socket.write(
+      `GET /v1/event/stream?region=east&topic=Job&index=${index} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+    );
+    // Act: 20 MB of job events on east (100 KB each, under east's per-reader queue), more than the
+    // sockets' buffers between here and the reader hold
+    const pad = 'x'.repeat(200 * 1024);
+    let largest = 0;
+    for (let i = 0; i < 100; i++) {
+      const job = {
+        Job: {
+          ID: `bp-${i}`,
+          Type: 'batch',
+          Datacenters: ['dc1'],
+          Meta: { pad },
+          TaskGroups: [{ Name: 'g', Count: 0, Tasks: [{ Name: 't', Driver: 'mock', Config: {} }] }],
+        },
+      };
+      await fetch(`${east.scheduler.url}/v1/jobs`, { method: 'POST', body: JSON.stringify(job) });
+      largest = Math.max(largest, response?.writableLength ?? 0);
+    }
+    west.scheduler.app.server.removeListener('request', capture);
+    socket.destroy();
+    // Assert: this member wrote no more than the reader's socket took, plus a chunk (a member
+    // that read on regardless would hold megabytes here)
+    expect(response).toBeDefined();
+    expect(largest).toBeLessThan(1024 * 1024);
   });
 
   it('refuses a foreign Host or Origin before forwarding', async () => {
