@@ -92,10 +92,9 @@ const westData = join(dir, 'west-data');
 
 beforeAll(async () => {
   west = await start('west', ['--data-dir', westData]);
-  [east, north] = await Promise.all([
-    start('east', ['--join', west.url]),
-    start('north', ['--join', west.url]),
-  ]);
+  // north joins east, which joined west: north learns west from east (transitive)
+  east = await start('east', ['--join', west.url]);
+  north = await start('north', ['--join', east.url]);
   for (const member of [west, east, north]) {
     await eventually(
       async () => (JSON.stringify(await regionsOf(member)) === JSON.stringify(ALL) ? true : undefined),
@@ -309,9 +308,12 @@ describe('members going away', () => {
     expect((await call(west, '/v1/jobs?region=north')).status).toBe(200);
   });
 
-  it('finds a member restarted on another port with its data dir', async () => {
+  it('keeps the others connected while the joined member is down, and finds it again on another port with its data dir', async () => {
     west.child.kill('SIGKILL');
     await new Promise((resolve) => west.child.once('exit', resolve));
+    // east and north joined west, yet reach each other directly while it is gone
+    expect((await call(east, '/v1/jobs?region=north')).status).toBe(200);
+    expect((await call(north, '/v1/jobs?region=east')).status).toBe(200);
     west = await start('west', ['--data-dir', westData]);
     expect(await regionsOf(west)).toEqual(ALL); // from the data dir, before any exchange
     await eventually(
