@@ -100,6 +100,18 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
   const { acl, host } = options;
   const region = options.region ?? DEFAULTS.region;
   assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
+  // before anything starts: a region name or join address that cannot be used throws here
+  const regions = createRegions({
+    region,
+    datacenter: options.datacenter ?? DEFAULTS.datacenter,
+    join: options.join,
+    store: options.regionsStore,
+    acl,
+    token: options.regionsToken,
+    localOnly: options.localOnly,
+    maxBody: options.maxBody ?? DEFAULTS.maxBody,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+  });
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
   // while the cluster is created) are in the event stream's buffer.
   const broker = createEventBroker();
@@ -121,17 +133,6 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     readIndex: () => cluster.store.index,
   });
   guardLocalOnly(app, options.localOnly ?? {});
-  const regions = createRegions({
-    region,
-    datacenter: options.datacenter ?? DEFAULTS.datacenter,
-    join: options.join,
-    store: options.regionsStore,
-    acl,
-    token: options.regionsToken,
-    localOnly: options.localOnly,
-    maxBody: options.maxBody ?? DEFAULTS.maxBody,
-    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
-  });
   regions.register(app);
   // Nothing leaves the process before it is durable: a write is answered once its commit is on
   // disk, and a read never shows what a crash could still undo.

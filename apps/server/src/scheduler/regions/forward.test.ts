@@ -240,6 +240,15 @@ describe('forwarding between two members in this process', () => {
     );
   });
 
+  it('refuses a region name or a join address that cannot be used, from code too', async () => {
+    await expect(startServer({ schedulerPort: 0, nodes: 0, region: '../x' })).rejects.toThrow(
+      /^region: a region name is 1-128 letters/,
+    );
+    await expect(
+      startServer({ schedulerPort: 0, nodes: 0, join: ['http://127.0.0.1:1/v1'] }),
+    ).rejects.toThrow(/^join: a member address is the scheduling address of another sked-server/);
+  });
+
   it('keeps the members in the data dir', async () => {
     await west.close();
     const durable = openDurable(dataDir);

@@ -17,6 +17,8 @@ import { registerRegionRoutes } from './routes.js';
 import { startMembershipSync, type MembershipSync } from './sync.js';
 import { createMemberTable, type MemberStore, type MemberTable } from './table.js';
 
+import { parseMemberAddress, regionNameProblem } from './names.js';
+
 export { parseMemberAddress, regionNameProblem, MAX_REGION_NAME } from './names.js';
 export { HOP_HEADER } from './forward.js';
 export { SYNC_PATH } from './sync.js';
@@ -72,8 +74,16 @@ export const CONNECT_TIMEOUT_MS = 3000;
  * Creates a member's federation; nothing is sent before {@link Regions.start}.
  * @param options - Region, join addresses, store, ACL, limits.
  * @returns The federation.
+ * @throws TypeError for a region name or a join address that cannot be used, naming it.
  */
 export function createRegions(options: RegionsOptions): Regions {
+  const problem = regionNameProblem(options.region);
+  if (problem !== undefined) throw new TypeError(`region: ${problem}`);
+  const join = (options.join ?? []).map((text) => {
+    const read = parseMemberAddress(text);
+    if ('error' in read) throw new TypeError(`join: ${read.error}`);
+    return read.address;
+  });
   const warn = options.warn ?? ((message: string) => process.stderr.write(`sked-server: ${message}\n`));
   // One pool for every hop and exchange: keep-alive connections, reused by forwarded requests.
   const dispatcher = new Agent({ connectTimeout: CONNECT_TIMEOUT_MS, keepAliveTimeout: 30_000 });
@@ -138,7 +148,7 @@ export function createRegions(options: RegionsOptions): Regions {
       );
       sync = startMembershipSync({
         table,
-        join: options.join ?? [],
+        join,
         dispatcher,
         token: options.token,
         warn,
