@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { createClient } from '@sked/scheduler-client';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { eventually } from './support.js';
 
 const main = join(dirname(fileURLToPath(import.meta.resolve('@sked/server'))), 'main.js');
