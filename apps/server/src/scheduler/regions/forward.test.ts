@@ -240,6 +240,27 @@ describe('forwarding between two members in this process', () => {
     );
   });
 
+  it('checks the membership exchange: hostile records named and refused, a foreign Origin refused, nothing merged', async () => {
+    const self = { Region: 'south', Address: 'http://127.0.0.1:9', Datacenter: 'dc1', Name: 'x', Epoch: 1 };
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      east.scheduler.app.inject({
+        method: 'POST',
+        url: '/v1/internal/regions/sync',
+        payload: JSON.stringify(body),
+        headers,
+      });
+    const bad = await post({ Self: self, Members: [{ ...self, Region: '../x' }] });
+    expect([bad.statusCode, bad.body]).toEqual([
+      400,
+      expect.stringMatching(/^Invalid membership exchange: Members\[0\]\.Region: a region name is/),
+    ]);
+    const address = await post({ Self: { ...self, Address: 'http://127.0.0.1:9/v1?x' }, Members: [] });
+    expect(address.body).toMatch(/^Invalid membership exchange: Self: Address: a member address is/);
+    const origin = await post({ Self: self, Members: [] }, { origin: 'http://evil.example' });
+    expect(origin.statusCode).toBe(403);
+    expect(east.scheduler.regions.list()).toEqual(['east', 'west']);
+  });
+
   it('refuses a region name or a join address that cannot be used, from code too', async () => {
     await expect(startServer({ schedulerPort: 0, nodes: 0, region: '../x' })).rejects.toThrow(
       /^region: a region name is 1-128 letters/,
