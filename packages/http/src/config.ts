@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
+import type { Agent } from 'undici';
 
-import { Agent } from 'undici';
+import { createTlsDispatcher, readTextFile } from '#platform';
 
 import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 import { ConfigError } from './errors.js';
@@ -332,7 +332,7 @@ export function createDispatcher(tls: ResolvedTls): Agent {
   if (tls.ca !== undefined) connect['ca'] = tls.ca;
   if (tls.cert !== undefined) connect['cert'] = tls.cert;
   if (tls.key !== undefined) connect['key'] = tls.key;
-  return new Agent({ connect });
+  return createTlsDispatcher(connect);
 }
 
 function parseAddress(raw: string, source: string): string {
@@ -373,11 +373,13 @@ function parseBool(raw: string, source: string): boolean {
 function readPem(file: string, source: string, what: string): string {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (cause) {
     const code = (cause as { code?: string }).code ?? 'error';
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EBROWSER' ? 'a browser cannot read files' : code;
     throw new ConfigError(
-      `Could not read the ${what} file ${JSON.stringify(file)} (${source}): ${code === 'ENOENT' ? 'no such file' : code}.`,
+      `Could not read the ${what} file ${JSON.stringify(file)} (${source}): ${reason}.`,
       source,
       file,
       { cause },

@@ -2,7 +2,9 @@
  * The transport: its public types, {@link createTransport} and the wiring of one transport. A request
  * is made in `request.ts`; its answer is read in `answer.ts`.
  */
-import { fetch as undiciFetch, type Agent } from 'undici';
+import type { Agent } from 'undici';
+
+import { dispatcherFetch } from '#platform';
 
 import {
   type ConfigInput,
@@ -213,7 +215,7 @@ export function isTransport(value: unknown): value is Transport {
  */
 export function createTransport(options: TransportOptions = {}): Transport {
   const envOption = options.env;
-  const env = envOption === false ? {} : (envOption ?? process.env);
+  const env = envOption === false ? {} : (envOption ?? processEnv());
   const input: ConfigInput = { ...options };
   return build({
     input,
@@ -225,6 +227,11 @@ export function createTransport(options: TransportOptions = {}): Transport {
   });
 }
 
+/** Node's environment; a browser has none (no `process`), so nothing is read there. */
+function processEnv(): Readonly<Record<string, string | undefined>> {
+  return typeof process === 'undefined' ? {} : process.env;
+}
+
 function build(setup: Setup): Transport {
   const config = resolveConfig(setup.input, setup.env, setup.prefix);
   const dispatcher =
@@ -234,7 +241,7 @@ function build(setup: Setup): Transport {
     /^[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(text) ? redactUrl(text, secrets) : redactText(text, secrets);
   const fetchImpl: FetchLike =
     setup.fetch ??
-    (dispatcher === undefined ? (globalThis.fetch as FetchLike) : (undiciFetch as unknown as FetchLike));
+    (dispatcher === undefined ? (globalThis.fetch as FetchLike) : dispatcherFetch);
 
   const url = (path: string, query?: Query): URL => new URL(requestHref(config, path, query));
   const authHeaders = (): Record<string, string> => tokenHeaders(config);
