@@ -3,6 +3,7 @@
  * simulated cluster, its HTTP API, the event stream and exec.
  */
 import { ownValue } from '@sked/model';
+import type { FastifyInstance } from 'fastify';
 import { DEFAULTS } from '../defaults.js';
 import { createHttpApp } from '../http/app.js';
 import {
@@ -52,6 +53,8 @@ export interface StartSchedulerOptions extends ServiceListenOptions {
   readonly execSandbox?: boolean | undefined;
   /** Looks up a job's `SecretsToken` (the secrets service's). @defaultValue none: every token is unknown */
   readonly secretsTokens?: ((secret: string) => TokenLookup) | undefined;
+  /** More routes on this listener, added by the root before it listens (the web console). @defaultValue none */
+  readonly routes?: ((app: FastifyInstance) => void) | undefined;
 }
 
 /** The running scheduling service. */
@@ -148,6 +151,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
+  options.routes?.(app);
   try {
     // A restored state already holds the demo jobs (or what became of them).
     if (options.demo === true && options.persistence?.restored === undefined) loadDemo(cluster);

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { registerConsole } from '../console/index.js';
 import { DEFAULTS } from '../defaults.js';
 import { openDurable, type Durable } from '../durable/index.js';
 import { startMeshService, type MeshService, type RunningMesh } from '../mesh/index.js';
@@ -234,6 +235,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       heartbeatMs: options.heartbeatMs,
       execSandbox: options.execSandbox,
       secretsTokens: secrets.service.lookupToken,
+      // the web console at /ui/, which reaches the other two listeners through this one
+      routes: (app) =>
+        registerConsole(app, { upstreams: { secrets: () => secrets.url, mesh: () => started.mesh?.url } }),
     });
     started.scheduler = scheduler;
     const mesh = await startMeshService({
