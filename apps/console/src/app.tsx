@@ -1,7 +1,8 @@
 /** The console's frame: the header with the views and the token in use, then the current view. */
 import { Link } from './components/link.js';
+import { TokenForm } from './components/token-form.js';
 import { type Route, useRoute } from './router.js';
-import { saveToken, useToken } from './session.js';
+import { aclRequired, saveToken, useToken } from './session.js';
 import { EventsView } from './views/events.js';
 import { JobView } from './views/job.js';
 import { JobsView } from './views/jobs.js';
@@ -15,7 +16,18 @@ const NAV: readonly { href: string; label: string; views: readonly Route['view']
   { href: '/ui/mesh', label: 'Mesh', views: ['mesh'] },
 ];
 
-function CurrentView(props: { route: Route }): preact.JSX.Element {
+/** Views that read the scheduling or mesh service (which check the ACL token when ACLs are on). */
+const ACL_VIEWS: readonly Route['view'][] = ['jobs', 'job', 'events', 'mesh'];
+
+function CurrentView(props: { route: Route; token: string | undefined }): preact.JSX.Element {
+  if (props.token === undefined && ACL_VIEWS.includes(props.route.view) && aclRequired()) {
+    return (
+      <section aria-labelledby="gate-title">
+        <h1 id="gate-title">Token needed</h1>
+        <TokenForm kind="acl" refused={false} />
+      </section>
+    );
+  }
   switch (props.route.view) {
     case 'jobs':
       return <JobsView route={props.route} />;
@@ -68,7 +80,7 @@ export function App(): preact.JSX.Element {
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        <CurrentView route={route} />
+        <CurrentView route={route} token={token} />
       </main>
     </>
   );

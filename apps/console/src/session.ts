@@ -52,3 +52,12 @@ export function useToken(kind: TokenKind): string | undefined {
   }, [kind]);
   return token;
 }
+
+/**
+ * Whether the server checks ACL tokens: it says so in the page's head
+ * (`<meta name="sked-acl" content="on">`), so the console asks for a token before its first request.
+ * @returns Whether a token is needed.
+ */
+export function aclRequired(): boolean {
+  return document.querySelector('meta[name="sked-acl"]')?.getAttribute('content') === 'on';
+}

@@ -30,7 +30,8 @@ export function useWatch<T>(
 ): ReadState<T> {
   const [state, setState] = useState<ReadState<T>>(START);
   useEffect(() => {
-    setState(START);
+    // the last data stays on screen until the new watch answers (no flash of an empty table)
+    setState((old) => ({ ...old, error: undefined, loading: true }));
     if (start === undefined) return undefined;
     const controller = new AbortController();
     void (async () => {

@@ -70,9 +70,13 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
     const controller = new AbortController();
     const pending: Line[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // lines are shown in batches; the index to resume from is that of the last line shown
     const flush = (): void => {
       timer = undefined;
       const batch = pending.splice(0);
+      const end = batch.at(-1);
+      if (end === undefined) return;
+      last.current = end.index;
       setLines((old) => [...old, ...batch].slice(-MAX_LINES));
     };
     setError(undefined);
@@ -86,7 +90,6 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
           maxRetries: 3,
         });
         for await (const event of stream) {
-          last.current = event.Index;
           pending.push(lineOf(event));
           timer ??= setTimeout(flush, 50);
         }
@@ -94,10 +97,10 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
         if (!controller.signal.aborted) setError(caught);
       }
     })();
+    // events received but not shown yet are dropped: a resume asks for them again
     return () => {
       controller.abort();
       if (timer !== undefined) clearTimeout(timer);
-      flush();
     };
   }, [client, paused, namespace, topics.join(',')]);
 
@@ -155,7 +158,7 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
           {paused ? `Paused; resumes from index ${params.get('index') ?? '0'}.` : 'Live.'}
         </p>
       </div>
-      <div class="events" role="log" aria-label="Events" aria-live="off">
+      <div class="events" role="log" aria-label="Events" aria-live="off" tabIndex={0}>
         <ol>
           {lines.map((line) => (
             <li key={line.seq}>

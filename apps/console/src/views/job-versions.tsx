@@ -131,22 +131,25 @@ export function JobVersions(props: { client: SchedulerClient; job: Job }): preac
           const before = list[index + 1];
           return (
             <li key={version.Version}>
-              <details open={index === 0}>
-                <summary>
-                  Version {version.Version}
-                  {version.Stable ? ' (stable)' : ''} · submitted {formatNanos(version.SubmitTime)}
-                </summary>
-                {before === undefined ? (
-                  <p class="empty">The first version.</p>
+              <div class="version-head">
+                <strong>Version {version.Version}</strong>
+                {version.Stable ? ' (stable)' : ''} · submitted {formatNanos(version.SubmitTime)}
+                {version.Version === job.Version ? (
+                  ' · current'
                 ) : (
-                  <DiffView diff={diffJobs(before, version)} />
-                )}
-                {version.Version === job.Version ? null : (
                   <button type="button" onClick={() => setReverting(version.Version)}>
                     Revert to version {version.Version}
                   </button>
                 )}
-              </details>
+              </div>
+              {before === undefined ? (
+                <p class="empty">The first version.</p>
+              ) : (
+                <details open={index === 0}>
+                  <summary>Changes from version {before.Version}</summary>
+                  <DiffView diff={diffJobs(before, version)} />
+                </details>
+              )}
             </li>
           );
         })}

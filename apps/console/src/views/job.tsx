@@ -27,7 +27,6 @@ function Allocations(props: { allocs: readonly Allocation[] }): preact.JSX.Eleme
           <th scope="col">ID</th>
           <th scope="col">Task group</th>
           <th scope="col">Node</th>
-          <th scope="col">Version</th>
           <th scope="col">Desired</th>
           <th scope="col">Status</th>
           <th scope="col">Created</th>
@@ -43,7 +42,6 @@ function Allocations(props: { allocs: readonly Allocation[] }): preact.JSX.Eleme
             <td>
               <code title={alloc.NodeID}>{shortId(alloc.NodeID)}</code>
             </td>
-            <td>{alloc.Job?.Version ?? ''}</td>
             <td>{alloc.DesiredStatus}</td>
             <td>
               <span class={`status status-${alloc.ClientStatus}`}>{alloc.ClientStatus}</span>

@@ -7,6 +7,7 @@ import type { JobListStub } from '@sked/model';
 import { useMemo, useState } from 'preact/hooks';
 import { schedulerClient } from '../clients.js';
 import { FilterBox } from '../components/filter-box.js';
+import { checkFilter } from '../filter-state.js';
 import { Link } from '../components/link.js';
 import { Problem } from '../components/problem.js';
 import { TokenForm } from '../components/token-form.js';
@@ -87,7 +88,10 @@ export function JobsView(props: { route: Route }): preact.JSX.Element {
   const client = schedulerClient(token);
   const namespace = props.route.params.get('namespace') ?? 'default';
   const initial = props.route.params.get('filter') ?? '';
-  const [filter, setFilter] = useState<string | undefined>(undefined);
+  // the filter applied: the one in the address when it is valid, then each valid one typed
+  const [filter, setFilter] = useState<string | undefined>(() =>
+    checkFilter(initial).ok ? initial.trim() : undefined,
+  );
   const jobs = useWatch(
     filter === undefined
       ? undefined

@@ -89,6 +89,19 @@ export function loadConsoleAssets(dir: string): ConsoleAssets | undefined {
   return assets.has('index.html') ? assets : undefined;
 }
 
+/**
+ * The console with one file's bytes replaced (its type and caching kept, its ETag and gzip made anew).
+ * @param assets - The console.
+ * @param name - The file's relative path.
+ * @param body - The new bytes.
+ * @returns A new map; `assets` is unchanged.
+ */
+export function withAsset(assets: ConsoleAssets, name: string, body: Buffer): ConsoleAssets {
+  const old = assets.get(name);
+  if (old === undefined) return assets;
+  return new Map([...assets, [name, describe(body, old.type, old.immutable)]]);
+}
+
 function describe(body: Buffer, type: string, immutable: boolean): ConsoleAsset {
   const compressible = type.startsWith('text/') || type === 'image/svg+xml';
   const gzipped = compressible ? gzipSync(body, { level: 9 }) : undefined;

@@ -9,12 +9,14 @@ import { registerConsoleRoutes } from './routes.js';
 
 export type { ConsoleAsset, ConsoleAssets } from './assets.js';
 export type { ConsoleUpstreams } from './proxy.js';
-export { CONSOLE_CSP, CONSOLE_VIEWS } from './routes.js';
+export { CONSOLE_CSP, CONSOLE_VIEWS, settlePage, type ConsolePageSettings } from './routes.js';
 
 /** Options of {@link registerConsole}. */
 export interface ConsoleOptions {
   /** The other listeners the console reaches through this one. */
   readonly upstreams: ConsoleUpstreams;
+  /** Whether the server checks ACL tokens (the page then asks for one first). @defaultValue false */
+  readonly acl?: boolean | undefined;
   /** The folder of the built console. @defaultValue the package's `ui/` */
   readonly dir?: string | undefined;
 }
@@ -26,6 +28,8 @@ export interface ConsoleOptions {
  * @throws when the folder holds more or larger files than a console has.
  */
 export function registerConsole(app: FastifyInstance, options: ConsoleOptions): void {
-  registerConsoleRoutes(app, loadConsoleAssets(options.dir ?? defaultConsoleDir()));
+  registerConsoleRoutes(app, loadConsoleAssets(options.dir ?? defaultConsoleDir()), {
+    acl: options.acl ?? false,
+  });
   registerConsoleProxy(app, options.upstreams);
 }

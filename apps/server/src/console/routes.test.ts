@@ -8,7 +8,7 @@ import { rawRequest } from '../../test/raw-http.js';
 import { createHttpApp } from '../http/app.js';
 import { guardLocalOnly } from '../http/local-only.js';
 import { loadConsoleAssets } from './assets.js';
-import { CONSOLE_CSP, registerConsole } from './index.js';
+import { CONSOLE_CSP, registerConsole, settlePage } from './index.js';
 
 /**
  * The console's files and page on a listener, from a folder built here: content types, caching,
@@ -65,7 +65,7 @@ describe('the console on a listener', () => {
     ]) {
       const answer = await rawRequest(base, 'GET', path);
       expect(answer.status, path).toBe(200);
-      expect(answer.body.toString()).toBe(PAGE);
+      expect(answer.body.toString()).toBe(settlePage(PAGE, { acl: false }));
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(answer.headers['cache-control']).toBe('no-cache');
       expect(answer.headers['content-security-policy']).toBe(CONSOLE_CSP);
@@ -129,7 +129,25 @@ describe('the console on a listener', () => {
   it('answers a view path holding .. with the page only (the path is the page to read)', async () => {
     const answer = await rawRequest(base, 'GET', '/ui/jobs/..%2f..%2fpackage.json');
     expect(answer.status).toBe(200);
-    expect(answer.body.toString()).toBe(PAGE);
+    expect(answer.body.toString()).toBe(settlePage(PAGE, { acl: false }));
+  });
+
+  it('tells the page in its head whether the server checks ACL tokens', async () => {
+    expect(settlePage(PAGE, { acl: true })).toBe(
+      '<!doctype html><html lang="en"><head><title>sked</title>  <meta name="sked-acl" content="on" />\n  </head><body>page</body></html>',
+    );
+    const page = (await rawRequest(base, 'GET', '/ui/')).body.toString();
+    expect(page).toContain('<meta name="sked-acl" content="off" />');
+    const acl = createHttpApp();
+    registerConsole(acl, {
+      dir: join(root, 'ui'),
+      acl: true,
+      upstreams: { secrets: () => undefined, mesh: () => undefined },
+    });
+    expect((await acl.inject({ method: 'GET', url: '/ui/events' })).body).toContain(
+      '<meta name="sked-acl" content="on" />',
+    );
+    await acl.close();
   });
 
   it('refuses another Host (DNS rebinding) and other methods', async () => {

@@ -7,7 +7,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { acceptsGzip } from '../http/app.js';
 import { HttpError } from '../http/errors.js';
-import type { ConsoleAsset, ConsoleAssets } from './assets.js';
+import { withAsset, type ConsoleAsset, type ConsoleAssets } from './assets.js';
 
 /** The first path segments of the console's own views (`/ui/jobs/web`): each answers the page. */
 export const CONSOLE_VIEWS: readonly string[] = ['jobs', 'events', 'secrets', 'mesh'];
@@ -55,13 +55,40 @@ function send(request: FastifyRequest, reply: FastifyReply, asset: ConsoleAsset)
   return reply.send(asset.body);
 }
 
+/** What the page is told of the server (a `<meta>` of its head), so that it asks before it fails. */
+export interface ConsolePageSettings {
+  /** Whether the server checks ACL tokens: the page asks for one before its first request. */
+  readonly acl: boolean;
+}
+
+/**
+ * The page with the server's settings in its head: `<meta name="sked-acl" content="on|off">`.
+ * @param page - The built `index.html`.
+ * @param settings - The settings.
+ * @returns The page to serve.
+ */
+export function settlePage(page: string, settings: ConsolePageSettings): string {
+  const meta = `<meta name="sked-acl" content="${settings.acl ? 'on' : 'off'}" />`;
+  return page.replace(/<\/head>/i, `  ${meta}\n  </head>`);
+}
+
 /**
  * Registers the console's routes on a listener.
  * @param app - The scheduling listener's app, before it listens.
- * @param assets - The built console, or undefined when this build has none (its paths answer 404
+ * @param built - The built console, or undefined when this build has none (its paths answer 404
  *   saying so).
+ * @param settings - What the page is told of the server.
  */
-export function registerConsoleRoutes(app: FastifyInstance, assets: ConsoleAssets | undefined): void {
+export function registerConsoleRoutes(
+  app: FastifyInstance,
+  built: ConsoleAssets | undefined,
+  settings: ConsolePageSettings,
+): void {
+  const index = built?.get('index.html');
+  const assets =
+    built === undefined || index === undefined
+      ? built
+      : withAsset(built, 'index.html', Buffer.from(settlePage(index.body.toString('utf8'), settings)));
   app.get('/', async (_request, reply) => {
     if (assets === undefined) throw new HttpError(404, NOT_BUILT);
     return reply.code(307).header('location', '/ui/').type('text/plain; charset=utf-8').send('/ui/');

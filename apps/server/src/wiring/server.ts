@@ -237,7 +237,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       secretsTokens: secrets.service.lookupToken,
       // the web console at /ui/, which reaches the other two listeners through this one
       routes: (app) =>
-        registerConsole(app, { upstreams: { secrets: () => secrets.url, mesh: () => started.mesh?.url } }),
+        registerConsole(app, {
+          acl: acl.enabled,
+          upstreams: { secrets: () => secrets.url, mesh: () => started.mesh?.url },
+        }),
     });
     started.scheduler = scheduler;
     const mesh = await startMeshService({
