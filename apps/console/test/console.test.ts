@@ -152,6 +152,7 @@ describe('the console', () => {
     const options = page.getByRole('listbox', { name: 'Filter suggestions' });
     await options.waitFor({ state: 'visible', timeout: WAIT });
     expect(await options.getByRole('option').allTextContents()).toContain('Status selector');
+    await tab.screenshot('filter-completion');
     await box.press('ArrowDown');
     const active = await box.getAttribute('aria-activedescendant');
     expect(await page.locator(`#${active ?? 'none'}`).textContent()).toBe('Status selector');
@@ -344,7 +345,7 @@ describe('the console', () => {
       '/ui/..%2fpackage.json',
       '/ui/%2e%2e/',
     ]) {
-      expect((await get(path)).status, path).toBe(404);
+      expect({ path, status: (await get(path)).status }).toEqual({ path, status: 404 });
     }
   });
 });

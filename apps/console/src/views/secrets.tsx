@@ -15,8 +15,9 @@ const HIDDEN: ReadonlySet<string> = new Set(['bindpass']);
 
 function text(value: unknown): string {
   if (Array.isArray(value)) return value.join(', ');
-  if (value === null || value === undefined || value === '') return '';
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  return typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
 }
 
 async function readAll<R>(

@@ -64,7 +64,7 @@ describe('the console on a listener', () => {
       '/ui/mesh/',
     ]) {
       const answer = await rawRequest(base, 'GET', path);
-      expect(answer.status, path).toBe(200);
+      expect({ path, status: answer.status }).toEqual({ path, status: 200 });
       expect(answer.body.toString()).toBe(settlePage(PAGE, { acl: false }));
       expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(answer.headers['cache-control']).toBe('no-cache');
