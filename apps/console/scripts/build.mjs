@@ -34,7 +34,8 @@ const result = await build({
 const outputs = Object.keys(result.metafile.outputs).map((path) => basename(path));
 const js = outputs.find((name) => name.endsWith('.js'));
 const css = outputs.find((name) => name.endsWith('.css'));
-if (js === undefined || css === undefined) throw new Error(`console build: no script or style in ${outputs.join(', ')}`);
+if (js === undefined || css === undefined)
+  throw new Error(`console build: no script or style in ${outputs.join(', ')}`);
 const page = readFileSync(new URL('src/index.html', root), 'utf8')
   .replace('%APP_JS%', `/ui/assets/${js}`)
   .replace('%APP_CSS%', `/ui/assets/${css}`);

@@ -25,7 +25,9 @@ describe('checkFilter', () => {
   it('refuses a field the job does not have, as the server does (typed mode)', () => {
     const check = checkFilter('Prioirty == 50');
     expect(check.ok).toBe(false);
-    expect(check.ok ? '' : check.message).toBe('1:1: An item has no field "Prioirty"; did you mean "Priority"?');
+    expect(check.ok ? '' : check.message).toBe(
+      '1:1: An item has no field "Prioirty"; did you mean "Priority"?',
+    );
   });
 });
 
@@ -49,15 +51,18 @@ describe('suggest and accept', () => {
 });
 
 describe('properties', () => {
-  test.prop([fc.string({ maxLength: 60 })])('checkFilter says ok exactly when the server would compile it', (text) => {
-    let compiles = true;
-    try {
-      if (text.trim() !== '') compileFilter(text, { schema: Job });
-    } catch {
-      compiles = false;
-    }
-    expect(checkFilter(text).ok).toBe(compiles);
-  });
+  test.prop([fc.string({ maxLength: 60 })])(
+    'checkFilter says ok exactly when the server would compile it',
+    (text) => {
+      let compiles = true;
+      try {
+        if (text.trim() !== '') compileFilter(text, { schema: Job });
+      } catch {
+        compiles = false;
+      }
+      expect(checkFilter(text).ok).toBe(compiles);
+    },
+  );
 
   test.prop([fc.string({ maxLength: 40 }).chain((text) => fc.tuple(fc.constant(text), fc.nat(text.length)))])(
     'suggestions replace a range before the cursor, at most a dozen, and accepting one keeps the rest',

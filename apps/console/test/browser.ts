@@ -5,10 +5,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@sked/testkit/chromium';
 import { chromium, type Browser, type Page } from 'playwright-core';
-
-/** Where Debian installs it (the global setup installs it when missing). */
-export const CHROMIUM = '/usr/bin/chromium';
 
 /** Screenshots of each view, kept as test artifacts (not committed). */
 export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
@@ -16,18 +14,10 @@ export const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url)
 /** Launches headless Chromium with the flags this machine needs as root, without network chatter. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: CHROMIUM_PATH,
     headless: true,
     timeout: 60_000,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
 }
 

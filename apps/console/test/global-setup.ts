@@ -3,7 +3,8 @@
  * download a browser of their own) before the browser tests start.
  */
 import { ensureAptPackages } from '@sked/testkit/apt';
+import { CHROMIUM_APT } from '@sked/testkit/chromium';
 
 export default async function setup(): Promise<void> {
-  await ensureAptPackages({ name: 'chromium', packages: ['chromium'], paths: ['/usr/bin/chromium'] });
+  await ensureAptPackages(CHROMIUM_APT);
 }

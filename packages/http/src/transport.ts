@@ -240,8 +240,7 @@ function build(setup: Setup): Transport {
   const redact = (text: string): string =>
     /^[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(text) ? redactUrl(text, secrets) : redactText(text, secrets);
   const fetchImpl: FetchLike =
-    setup.fetch ??
-    (dispatcher === undefined ? (globalThis.fetch as FetchLike) : dispatcherFetch);
+    setup.fetch ?? (dispatcher === undefined ? (globalThis.fetch as FetchLike) : dispatcherFetch);
 
   const url = (path: string, query?: Query): URL => new URL(requestHref(config, path, query));
   const authHeaders = (): Record<string, string> => tokenHeaders(config);

@@ -91,8 +91,12 @@ describe('the API clients in the browser', () => {
     async (name) => {
       const bundle = await bundleForBrowser({ contents: `export * from '${name}';`, resolveDir: here });
       expect(bundle.nodeImports).toEqual([]);
-      expect(bundle.inputs.some((input) => input.includes('packages/http/dist/platform-browser.js'))).toBe(true);
-      expect(bundle.inputs.filter((input) => /undici|packages\/http\/dist\/platform\.js/.test(input))).toEqual([]);
+      expect(bundle.inputs.some((input) => input.includes('packages/http/dist/platform-browser.js'))).toBe(
+        true,
+      );
+      expect(
+        bundle.inputs.filter((input) => /undici|packages\/http\/dist\/platform\.js/.test(input)),
+      ).toEqual([]);
     },
   );
 });
@@ -115,13 +119,19 @@ describe('the web console in the @sked/server tarball', () => {
   });
 
   it('keeps its script and styles (min+gzip -9) within the budget the console README states', () => {
-    const files = tarballFiles(server?.tarball ?? '').filter((file) => /^ui\/assets\/.*\.(js|css)$/.test(file));
+    const files = tarballFiles(server?.tarball ?? '').filter((file) =>
+      /^ui\/assets\/.*\.(js|css)$/.test(file),
+    );
     const bytes = files.reduce((sum, file) => sum + gzipSync(read(file), { level: 9 }).byteLength, 0);
     const budget = readBudget(readFileSync(join(repoRoot, 'apps/console/README.md'), 'utf8'));
     const kB = Math.round(bytes / 100) / 10;
-    console.log(`web console: ${files.join(', ')}: ${bytes} B (${kB} kB) min+gzip; README budget ${budget?.budget} kB`);
+    console.log(
+      `web console: ${files.join(', ')}: ${bytes} B (${kB} kB) min+gzip; README budget ${budget?.budget} kB`,
+    );
     if (budget === undefined) {
-      throw new Error('apps/console/README.md needs a line "Browser bundle ... **N kB** min+gzip ... budget **B kB**"');
+      throw new Error(
+        'apps/console/README.md needs a line "Browser bundle ... **N kB** min+gzip ... budget **B kB**"',
+      );
     }
     expect(bytes).toBeLessThanOrEqual(budget.budget * 1000);
     expect(Math.abs(kB - budget.stated) / kB).toBeLessThan(0.25);
