@@ -10,7 +10,7 @@ import { createSchedulerClient, type SchedulerClient } from '@sked/scheduler-cli
 import { createSecretsClient } from '@sked/secrets-client';
 import { makeJob } from '@sked/testkit';
 import type { Browser, Locator } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seriousViolations } from './axe.js';
 import { launchChromium, watchedPage, type WatchedPage } from './browser.js';
 import { startServerProcess, type ServerProcess } from './server.js';
@@ -39,13 +39,14 @@ beforeAll(async () => {
   tab = await watchedPage(browser);
 });
 
-// a failed test leaves a picture of the page it failed on
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') {
+// a failed test leaves a picture of the page it failed on, and prints what went wrong there
+beforeEach((context) => {
+  context.onTestFailed(async () => {
+    console.error(`problems on the page when "${context.task.name}" failed:`, tab?.problems());
     await tab
       ?.screenshot(`failed-${context.task.name.slice(0, 40).replace(/\W+/g, '-')}`)
       .catch(() => undefined);
-  }
+  });
 });
 
 afterAll(async () => {
@@ -85,6 +86,7 @@ describe('the console', () => {
     expect(new URL(page.url()).pathname).toBe('/ui/');
     await page.getByRole('heading', { name: 'Token needed' }).waitFor({ timeout: WAIT });
     expect(tab.sent.filter((r) => r.url.includes('/v1/'))).toEqual([]);
+    expect(tab.sent.map((r) => new URL(r.url).pathname)).toContain('/ui/favicon.svg');
     await clean('token');
     await page.getByLabel('ACL token', { exact: true }).fill(main.aclToken ?? '');
     await page.getByRole('button', { name: 'Use token' }).click();
@@ -114,6 +116,26 @@ describe('the console', () => {
       '/ui/jobs/web?namespace=default',
     );
     await clean('jobs');
+
+    // another namespace appears in the selector as soon as it has a job; choosing it lists its jobs
+    await jobs.jobs.create(makeJob({ ID: 'ops-job', Namespace: 'ops' }));
+    const select = page.getByLabel('Namespace', { exact: true });
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll<HTMLOptionElement>('#namespace option')].some((o) => o.value === 'ops'),
+      undefined,
+      { timeout: WAIT },
+    );
+    await select.selectOption('ops');
+    await rowsAre(['ops-job']);
+    expect(new URL(page.url()).searchParams.get('namespace')).toBe('ops');
+    await select.selectOption('*');
+    await shows(page.getByRole('row'), /ops-job\s*ops/);
+    expect(await page.getByRole('columnheader', { name: 'Namespace' }).count()).toBe(1);
+    await select.selectOption('default');
+    await rowsAre([...DEMO_JOBS, 'outside-1'].sort());
+    expect(new URL(page.url()).searchParams.has('namespace')).toBe(false);
+    expect(tab.problems()).toEqual([]);
   });
 
   it('filters on the server, refuses a bad expression in the page, and completes selectors', async () => {
