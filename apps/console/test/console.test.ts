@@ -230,10 +230,12 @@ describe('the console', () => {
     await shows(newest, 'Version 2');
     expect((await jobs.jobs.read('web')).data.Priority).toBe(50);
 
-    // stop: cancelled first (nothing happens), then confirmed
+    // stop: cancelled first with the keyboard (the dialog opens on Cancel; Escape closes it), then confirmed
     await page.getByRole('button', { name: 'Stop job' }).click();
     const stop = page.getByRole('dialog', { name: 'Stop job web?' });
-    await stop.getByRole('button', { name: 'Cancel' }).click();
+    await stop.waitFor({ timeout: WAIT });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Escape');
     await stop.waitFor({ state: 'detached', timeout: WAIT });
     expect((await jobs.jobs.read('web')).data.Stop).toBe(false);
     await page.getByRole('button', { name: 'Stop job' }).click();

@@ -64,15 +64,19 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
   const [lines, setLines] = useState<readonly Line[]>([]);
   const [error, setError] = useState<unknown>(undefined);
   const last = useRef(Number(params.get('index') ?? '0') - 1);
+  /** Stops the running stream at once (Pause must not wait for the next render's clean-up). */
+  const stop = useRef<() => void>(() => undefined);
 
   useEffect(() => {
     if (paused) return undefined;
     const controller = new AbortController();
+    stop.current = () => controller.abort();
     const pending: Line[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
     // lines are shown in batches; the index to resume from is that of the last line shown
     const flush = (): void => {
       timer = undefined;
+      if (controller.signal.aborted) return;
       const batch = pending.splice(0);
       const end = batch.at(-1);
       if (end === undefined) return;
@@ -90,6 +94,7 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
           maxRetries: 3,
         });
         for await (const event of stream) {
+          if (controller.signal.aborted) break;
           pending.push(lineOf(event));
           timer ??= setTimeout(flush, 50);
         }
