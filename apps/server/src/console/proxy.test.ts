@@ -185,6 +185,15 @@ describe('paths', () => {
     expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
+  it('answers an over-long path with a plain-text 4xx of this listener, sending nothing on', async () => {
+    const answer = await rawRequest(base, 'GET', `/ui/api/mesh/v1/peering/${'x'.repeat(20_000)}`, {
+      'x-mesh-token': 'admin-secret',
+    });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+  });
+
   it('dials a wildcard bind address on loopback', () => {
     expect(dialTarget('http://0.0.0.0:8200')).toEqual({ hostname: '127.0.0.1', port: 8200 });
     expect(dialTarget('http://[::]:8500')).toEqual({ hostname: '::1', port: 8500 });

@@ -126,6 +126,15 @@ describe('the console on a listener', () => {
     expect(answer.body.toString()).not.toMatch(/TOP SECRET/);
   });
 
+  it('answers an over-long or undecodable path with a plain-text 4xx, never a 500', async () => {
+    for (const path of [`/ui/${'a'.repeat(20_000)}`, `/ui/jobs/${'%ff'.repeat(10)}`, '/ui/%']) {
+      const answer = await rawRequest(base, 'GET', path);
+      expect(answer.status).toBeGreaterThanOrEqual(400);
+      expect(answer.status).toBeLessThan(500);
+      expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+    }
+  });
+
   it('answers a view path holding .. with the page only (the path is the page to read)', async () => {
     const answer = await rawRequest(base, 'GET', '/ui/jobs/..%2f..%2fpackage.json');
     expect(answer.status).toBe(200);

@@ -151,8 +151,8 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
-  options.routes?.(app);
   try {
+    options.routes?.(app);
     // A restored state already holds the demo jobs (or what became of them).
     if (options.demo === true && options.persistence?.restored === undefined) loadDemo(cluster);
     await app.listen({ host, port: options.port });
