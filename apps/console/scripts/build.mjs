@@ -21,8 +21,8 @@ const result = await build({
   bundle: true,
   platform: 'browser',
   format: 'esm',
-  // browsers of the last two years (fetch streams, <dialog>, AbortSignal.any)
-  target: ['chrome120', 'firefox121', 'safari17'],
+  // browsers of the last two years (fetch streams, <dialog>, AbortSignal.any, Object.groupBy)
+  target: ['chrome120', 'firefox121', 'safari17.4'],
   jsx: 'automatic',
   jsxImportSource: 'preact',
   minify: true,
