@@ -3,6 +3,7 @@
  * simulated cluster, its HTTP API, the event stream and exec.
  */
 import { ownValue } from '@sked/model';
+import type { FastifyInstance } from 'fastify';
 import { DEFAULTS } from '../defaults.js';
 import { createHttpApp } from '../http/app.js';
 import { listenService, type RunningService, type ServiceListenOptions } from '../http/listen.js';
@@ -55,6 +56,8 @@ export interface StartSchedulerOptions extends ServiceListenOptions {
   readonly regionsStore?: MemberStore | undefined;
   /** Token this member sends in membership exchanges (a management token of the federation). */
   readonly regionsToken?: string | undefined;
+  /** More routes on this listener, added by the root before it listens (the web console). @defaultValue none */
+  readonly routes?: ((app: FastifyInstance) => void) | undefined;
 }
 
 /** The running scheduling service. */
@@ -175,6 +178,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   try {
+    options.routes?.(app);
     // A restored state already holds the demo jobs (or what became of them).
     if (options.demo === true && options.persistence?.restored === undefined) loadDemo(cluster);
   } catch (error) {

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { registerConsole } from '../console/index.js';
 import { DEFAULTS } from '../defaults.js';
 import { openDurable, type Durable } from '../durable/index.js';
 import { createFaultInjector } from '../http/faults.js';
@@ -254,6 +255,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       regionsStore: durable?.regions,
       // members of a federation with ACLs share a management token: the first one of the file
       regionsToken: config?.tokens.find((token) => token.management)?.secret,
+      // the web console at /ui/, which reaches the other two listeners through this one
+      routes: (app) =>
+        registerConsole(app, {
+          acl: acl.enabled,
+          upstreams: { secrets: () => secrets.url, mesh: () => started.mesh?.url },
+        }),
     });
     started.scheduler = scheduler;
     const mesh = await startMeshService({
