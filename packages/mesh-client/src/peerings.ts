@@ -1,5 +1,6 @@
 import {
   attempt,
+  type BodySchema,
   type EndpointSpec,
   type Expect,
   follow,
@@ -135,6 +136,18 @@ const A_TOKEN = {
   ok: (data: unknown) => isObject(data) && typeof data['PeeringToken'] === 'string',
 };
 
+const TOKEN_WRITE = {
+  path: '/v1/peering/token',
+  bodyName: 'the generateToken body',
+  bodySchema: PeeringGenerateTokenRequest,
+  expect: A_TOKEN,
+};
+const ESTABLISH_WRITE = {
+  path: '/v1/peering/establish',
+  bodyName: 'the establish body',
+  bodySchema: PeeringEstablishRequest,
+};
+
 /** `Meta` as given, left out when absent or `null` (the body's schema checks it is a map of strings). */
 function metaOf(input: Record<string, unknown>): { Meta?: unknown } {
   const meta = input['Meta'];
@@ -166,63 +179,54 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
     },
   });
 
+  /**
+   * A peering write: the body checked against its model schema in `send`; first what the schema cannot
+   * say (a lowercase `PeerName`, a partition name, and the endpoint's own `fields`).
+   */
+  const writeSpec = (
+    endpoint: { path: string; bodyName: string; bodySchema: BodySchema; expect?: Expect },
+    body: unknown,
+    options: RequestOptions,
+    fields: (input: Record<string, unknown>) => Record<string, unknown>,
+  ): EndpointSpec => {
+    const spec: EndpointSpec = { method: 'POST', query: {}, body, ...endpoint };
+    if (!isObject(body)) return spec; // its schema refuses it, naming the body
+    const Partition =
+      optionalPartition(body['Partition'] === '' ? undefined : body['Partition'], 'Partition') ??
+      partitionOf(options);
+    return {
+      ...spec,
+      body: {
+        PeerName: requirePeerName(body['PeerName'], 'PeerName'),
+        ...fields(body),
+        ...(Partition === undefined ? {} : { Partition }),
+        ...metaOf(body),
+      },
+    };
+  };
+
   const namePath = (name: unknown): string =>
     `/v1/peering/${encodeURIComponent(requirePeerName(name, 'name'))}`;
 
   return {
     generateToken: (body, options = {}) =>
-      call(() => {
-        const spec: EndpointSpec = {
-          method: 'POST',
-          path: '/v1/peering/token',
-          query: {},
-          expect: A_TOKEN,
-          body,
-          bodySchema: PeeringGenerateTokenRequest,
-          bodyName: 'the generateToken body',
-        };
-        if (!isObject(body)) return spec; // its schema refuses it, naming the body
-        // what the schema cannot say: a lowercase name, a partition name, host:port addresses
-        const Partition =
-          optionalPartition(body['Partition'] === '' ? undefined : body['Partition'], 'Partition') ??
-          partitionOf(options);
-        const addresses = optionalAddresses(body['ServerExternalAddresses'], 'ServerExternalAddresses');
-        return {
-          ...spec,
-          body: {
-            PeerName: requirePeerName(body['PeerName'], 'PeerName'),
-            ...(Partition === undefined ? {} : { Partition }),
-            ...(addresses === undefined ? {} : { ServerExternalAddresses: addresses }),
-            ...metaOf(body),
-          },
-        };
-      }, options),
+      call(
+        () =>
+          writeSpec(TOKEN_WRITE, body, options, (input) => {
+            const addresses = optionalAddresses(input['ServerExternalAddresses'], 'ServerExternalAddresses');
+            return addresses === undefined ? {} : { ServerExternalAddresses: addresses };
+          }),
+        options,
+      ),
 
     establish: (body, options = {}) =>
-      call(() => {
-        const spec: EndpointSpec = {
-          method: 'POST',
-          path: '/v1/peering/establish',
-          query: {},
-          body,
-          bodySchema: PeeringEstablishRequest,
-          bodyName: 'the establish body',
-        };
-        if (!isObject(body)) return spec; // its schema refuses it, naming the body
-        // what the schema cannot say: a lowercase name, a partition name, a token that is one
-        const Partition =
-          optionalPartition(body['Partition'] === '' ? undefined : body['Partition'], 'Partition') ??
-          partitionOf(options);
-        return {
-          ...spec,
-          body: {
-            PeerName: requirePeerName(body['PeerName'], 'PeerName'),
-            PeeringToken: requirePeeringToken(body['PeeringToken'], 'PeeringToken'),
-            ...(Partition === undefined ? {} : { Partition }),
-            ...metaOf(body),
-          },
-        };
-      }, options),
+      call(
+        () =>
+          writeSpec(ESTABLISH_WRITE, body, options, (input) => ({
+            PeeringToken: requirePeeringToken(input['PeeringToken'], 'PeeringToken'),
+          })),
+        options,
+      ),
 
     read: Object.assign(
       (name: string, options: ReadOptions = {}) =>
