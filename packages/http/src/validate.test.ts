@@ -14,13 +14,13 @@ import {
   requireWait,
 } from './index.js';
 
-/** What a check threw: its message, parameter and value (or `accepted` and what it returned). */
+/** What a check threw: its message, parameter and value (`accepted` and what it returned; `other` for another error). */
 function outcome(check: () => unknown): unknown {
   try {
     return { accepted: check() };
   } catch (error) {
-    expect(InvalidRequestError.is(error)).toBe(true);
-    const { message, parameter, value } = error as InvalidRequestError;
+    if (!InvalidRequestError.is(error)) return { other: error };
+    const { message, parameter, value } = error;
     return { message, parameter, value };
   }
 }
