@@ -1,6 +1,7 @@
-// Reads every package's vitest JSON result and prints the closing line `N passed, N failed`.
+// Reads every package's vitest JSON result and prints the closing line `N passed, N failed`,
+// after one line of the coverage that the packages measured (`coverage/coverage-summary.json`).
 // Exits non-zero when a test failed, when a package that has tests produced no result,
-// or when nothing ran at all.
+// or when nothing ran at all (a coverage threshold is enforced by vitest in that package's run).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -9,6 +10,7 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+const coverage = [];
 for (const top of roots) {
   if (!existsSync(top)) continue;
   for (const name of readdirSync(top)) {
@@ -22,6 +24,11 @@ for (const top of roots) {
       missing.push(pkg.name);
       continue;
     }
+    const coverageFile = join(dir, 'coverage', 'coverage-summary.json');
+    if (existsSync(coverageFile)) {
+      const { lines, branches } = JSON.parse(readFileSync(coverageFile, 'utf8')).total;
+      coverage.push(`${pkg.name} ${lines.pct} % lines (${branches.pct} % branches)`);
+    }
     const result = JSON.parse(readFileSync(resultFile, 'utf8'));
     passed += result.numPassedTests ?? 0;
     failed += result.numFailedTests ?? 0;
@@ -32,6 +39,7 @@ for (const top of roots) {
     }
   }
 }
+if (coverage.length > 0) console.log(`coverage: ${coverage.join(', ')}`);
 if (missing.length > 0) console.log(`no test result from: ${missing.join(', ')}`);
 const ok = failed === 0 && missing.length === 0 && passed > 0 && skipped === 0;
 if (skipped > 0) console.log(`${skipped} skipped or todo tests: each hides a gap`);

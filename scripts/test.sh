@@ -9,6 +9,7 @@ status=0
 step() { echo "== $*"; }
 
 find packages apps tests -maxdepth 2 -name .vitest-result.json -delete 2>/dev/null
+find packages apps tests -maxdepth 3 -path '*/coverage/coverage-summary.json' -delete 2>/dev/null
 
 step "build, typecheck, lint"
 turbo run build typecheck lint --concurrency=2 --output-logs=errors-only || status=1

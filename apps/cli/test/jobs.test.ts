@@ -270,7 +270,10 @@ describe('plan, inspect, history, revert, stop (one after the other: they change
     expect(changed.stdout).toContain(`sked job run --check-index ${index} -`);
     const broken = await run(['job', 'plan', fixture('invalid.json')]);
     expect(broken.code).toBe(255);
-    expect(broken.stderr).toMatch(/^Error: .*Count.*\n {2}HTTP 400 from POST /);
+    // refused by the client before any request: the body does not match the model's JobPlanRequest
+    expect(broken.stderr).toBe(
+      'Error: The job plan body is not valid: Job.TaskGroups[0].Count: expected an integer but got the string "two".\n  Try: See --help for the command.\n',
+    );
     expect((await run(['job', 'plan', '--nope', 'x'])).code).toBe(255);
     // The index from plan makes a later run conditional.
     const stale = await run(['job', 'run', '--check-index', '1', '-'], { input: source });

@@ -108,6 +108,56 @@ describe('endpoint builders', () => {
   });
 });
 
+describe('a list endpoint', () => {
+  /** Two pages (`a`, then `b`), each answer at the index of its call. */
+  function twoPages(): { fetch: FetchLike; seen: string[] } {
+    const seen: string[] = [];
+    const fetch: FetchLike = (input) => {
+      seen.push(new URL(input).search);
+      const last = input.includes('next_token=b');
+      const headers: Record<string, string> = { 'x-svc-index': String(seen.length) };
+      if (!last && input.includes('per_page')) headers['x-svc-nexttoken'] = 'b';
+      return Promise.resolve(new Response(JSON.stringify([last ? 'b' : 'a']), { status: 200, headers }));
+    };
+    return { fetch, seen };
+  }
+  const things = (fetch: FetchLike) =>
+    listEndpoint<{ perPage?: number; nextToken?: string }, string>(
+      createTransport({ env: false, fetch }),
+      (options) => ({
+        method: 'GET',
+        path: '/v1/things',
+        query: { per_page: options.perPage, next_token: options.nextToken },
+      }),
+    );
+
+  it('reads one page when called, with the token of the next one', async () => {
+    const { fetch, seen } = twoPages();
+    const page = await things(fetch)({ perPage: 1 });
+    expect([page.data, page.meta.nextToken]).toEqual([['a'], 'b']);
+    expect(seen).toEqual(['?per_page=1']);
+  });
+
+  it('yields the pages from a given token to the last', async () => {
+    const { fetch, seen } = twoPages();
+    const pages: string[][] = [];
+    for await (const page of things(fetch).pages({ perPage: 1 })) pages.push(page.data);
+    expect(pages).toEqual([['a'], ['b']]);
+    expect(seen).toEqual(['?per_page=1', '?per_page=1&next_token=b']);
+  });
+
+  it('watches the list with blocking reads, yielding when the index moves', async () => {
+    const { fetch, seen } = twoPages();
+    const indexes: (number | undefined)[] = [];
+    for await (const { meta } of things(fetch).watch({ wait: '1s' })) {
+      indexes.push(meta.index);
+      if (indexes.length === 2) break;
+    }
+    expect(indexes).toEqual([1, 2]);
+    expect(seen[1]).toMatch(/index=1/);
+  });
+});
+
 describe('one validator', () => {
   it('takes (value, parameter) and names the parameter', () => {
     expect(() => requireInteger(-1, 'index')).toThrow('index must be an integer of at least 0, but got -1.');

@@ -4,8 +4,10 @@
  * Builders make the calls every client shares: a send, a read with `watch` (blocking queries), a
  * list with `pages`, `items` and `watch`. One behaviour for all of them: a refused argument
  * rejects (never a synchronous throw), a refused argument of an iteration rejects its first
- * `next()`, and `break` (even while a `next()` is pending) aborts the request in flight.
+ * `next()`, and `break` (even while a `next()` is pending) aborts the request in flight. A body
+ * with a schema is checked here, once for every client, before anything is sent.
  */
+import { formatProblems, pointerToDotted, validate, ValidationError } from '@sked/model';
 import {
   paginate,
   paginateItems,
@@ -15,6 +17,7 @@ import {
 } from '@sked/query';
 
 import { ApiError } from './errors.js';
+import { InvalidRequestError } from './invalid-request.js';
 import type { ApiResponse, Query, Transport } from './transport.js';
 
 /**
@@ -48,6 +51,12 @@ export interface Expect {
 }
 
 /**
+ * A schema of `@sked/model` that a request body must match (`JobRegisterRequest`, `LdapConfigRequest`, ...).
+ * @since 0.2.0
+ */
+export type BodySchema = Parameters<typeof validate>[0];
+
+/**
  * What one endpoint call sends.
  * @since 0.2.0
  */
@@ -60,6 +69,21 @@ export interface EndpointSpec {
   readonly query?: Query | undefined;
   /** The request body, sent as JSON. @defaultValue none */
   readonly body?: unknown;
+  /**
+   * The model schema `body` must match, checked by {@link send} before anything is sent: a body that
+   * does not match rejects with an `InvalidRequestError` whose `parameter` is the path of the first
+   * problem (`Job.TaskGroups[0].Count`; `body` for the body itself) and whose `cause` is the model's
+   * `ValidationError` with every problem. @defaultValue none (not checked)
+   */
+  readonly bodySchema?: BodySchema | undefined;
+  /** What the body is, in words, for that error (`the job register body`). @defaultValue `the request body` */
+  readonly bodyName?: string | undefined;
+  /**
+   * What the caller named the body (`config`): the error's `parameter` is then it followed by the
+   * problem's path (`config.token_ttl`), or it alone for the body itself.
+   * @defaultValue none: the path alone, `body` for the body itself
+   */
+  readonly bodyParameter?: string | undefined;
   /** What a 2xx answer must be; anything else rejects with an `ApiError` (status 200). */
   readonly expect?: Expect | undefined;
 }
@@ -104,8 +128,38 @@ export function unusableAnswer(
   });
 }
 
+/** Problems listed in the message of a refused body (all of them are in its `cause`). */
+const LISTED_PROBLEMS = 5;
+
+/** Refuses a body that does not match its schema, naming the first problem's path. */
+function checkBody(spec: EndpointSpec): void {
+  if (spec.bodySchema === undefined) return;
+  const result = validate(spec.bodySchema, spec.body);
+  if (result.ok) return;
+  const name = spec.bodyName ?? 'the request body';
+  const first = result.problems[0]?.path ?? '';
+  const owner = spec.bodyParameter;
+  const dotted = first === '' ? '' : pointerToDotted(first);
+  const parameter =
+    first === ''
+      ? (owner ?? 'body')
+      : owner === undefined
+        ? dotted
+        : `${owner}${dotted.startsWith('[') ? '' : '.'}${dotted}`;
+  const listed = formatProblems(result.problems.slice(0, LISTED_PROBLEMS)).split('\n').join('; ');
+  const more =
+    result.problems.length > LISTED_PROBLEMS ? ` (and ${result.problems.length - LISTED_PROBLEMS} more)` : '';
+  throw new InvalidRequestError(
+    `${name.charAt(0).toUpperCase()}${name.slice(1)} is not valid: ${listed}${more}.`,
+    parameter,
+    undefined, // the value may be a credential (a password, a token): the message describes it
+    { cause: new ValidationError(name, result.problems) },
+  );
+}
+
 /**
- * Sends one endpoint call and checks its answer against `spec.expect`.
+ * Sends one endpoint call and checks its answer against `spec.expect`; a body with a
+ * `bodySchema` is checked first (nothing is sent when it does not match).
  * @since 0.2.0
  */
 export async function send<T>(
@@ -113,6 +167,7 @@ export async function send<T>(
   spec: EndpointSpec,
   options: CallOptions = {},
 ): Promise<ApiResponse<T>> {
+  checkBody(spec);
   const result = await transport.request<T>({
     method: spec.method,
     path: spec.path,

@@ -32,7 +32,7 @@ export type {
 export { DEFAULT_ADDRESS } from './config.js';
 
 // Endpoints: the one request path of the clients
-export type { CallOptions, EndpointSpec, Expect, PageOptions, WatchOptions } from './endpoint.js';
+export type { BodySchema, CallOptions, EndpointSpec, Expect, PageOptions, WatchOptions } from './endpoint.js';
 export { attempt, follow, items, lazy, pages, path, send, unusableAnswer } from './endpoint.js';
 export type { ListEndpoint, ReadEndpoint } from './endpoint-builders.js';
 export { listEndpoint, readEndpoint } from './endpoint-builders.js';

@@ -34,9 +34,11 @@ export class InvalidRequestError extends Error {
    * @param message - A whole sentence saying what is wrong and where.
    * @param parameter - The parameter at fault.
    * @param value - The offending value.
+   * @param options - Standard error options: a refused request body carries the model's
+   *   `ValidationError` (every problem, each at its JSON Pointer) as `cause`.
    */
-  constructor(message: string, parameter: string, value?: unknown) {
-    super(message);
+  constructor(message: string, parameter: string, value?: unknown, options?: ErrorOptions) {
+    super(message, options);
     this.parameter = parameter;
     this.value = value;
     Object.defineProperty(this, invalidRequestBrand, { value: true });

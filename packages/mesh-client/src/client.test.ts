@@ -131,7 +131,7 @@ describe('peerings', () => {
       'a Meta value that is not a string',
       (p: ReturnType<typeof createMeshClient>['peerings']) =>
         p.generateToken({ PeerName: 'a', Meta: { a: 1 as never } }),
-      'Meta',
+      'Meta.a',
     ],
     [
       'a token that is not base64',

@@ -1,27 +1,25 @@
 import {
   attempt,
+  type BodySchema,
   type EndpointSpec,
   type Expect,
   follow,
   isObject,
-  quote,
   requireInteger,
   requireWait,
   send,
   type Transport,
 } from '@sked/http';
-import type {
-  Peering,
+import {
   PeeringEstablishRequest,
-  PeeringEstablishResponse,
   PeeringGenerateTokenRequest,
-  PeeringGenerateTokenResponse,
+  type Peering,
+  type PeeringEstablishResponse,
+  type PeeringGenerateTokenResponse,
 } from '@sked/model';
 
-import { InvalidRequestError } from './errors.js';
 import {
   optionalAddresses,
-  optionalMeta,
   optionalPartition,
   requirePeerName,
   requirePeeringToken,
@@ -30,7 +28,7 @@ import type { ReadOptions, RequestOptions, Result, WatchOptions } from './option
 
 /**
  * The peering endpoints of the mesh service (relative to `/v1`). Every call validates its input
- * first and rejects with {@link InvalidRequestError} before any request when the service would
+ * first and rejects with `InvalidRequestError` before any request when the service would
  * refuse it; answers other than 2xx reject with `ApiError` (status, message, redacted URL).
  * @since 0.1.0
  */
@@ -41,7 +39,7 @@ export interface PeeringsApi {
    * @param body - `PeerName` (required), `ServerExternalAddresses`, `Meta`, `Partition`.
    * @param options - Request options.
    * @returns `{ PeeringToken }`.
-   * @throws {@link InvalidRequestError} for a bad name, address list, Meta or partition.
+   * @throws `InvalidRequestError` for a bad name, address list, Meta or partition.
    */
   generateToken(
     this: void,
@@ -55,7 +53,7 @@ export interface PeeringsApi {
    * @param body - `PeerName` and `PeeringToken` (required), `Meta`, `Partition`.
    * @param options - Request options.
    * @returns An empty object.
-   * @throws {@link InvalidRequestError} for a bad name, or a token that is not base64 of JSON.
+   * @throws `InvalidRequestError` for a bad name, or a token that is not base64 of JSON.
    */
   establish(
     this: void,
@@ -73,7 +71,7 @@ export interface PeeringsApi {
    * @param name - The peer name.
    * @param options - Request options.
    * @returns No data.
-   * @throws {@link InvalidRequestError} for a bad name.
+   * @throws `InvalidRequestError` for a bad name.
    */
   delete(this: void, name: string, options?: RequestOptions): Promise<Result<void>>;
   /**
@@ -94,7 +92,7 @@ export interface PeeringReadEndpoint {
    * @param name - The peer name.
    * @param options - Blocking and request options.
    * @returns The peering record.
-   * @throws {@link InvalidRequestError} for a bad name, index or wait.
+   * @throws `InvalidRequestError` for a bad name, index or wait.
    */
   (name: string, options?: ReadOptions): Promise<Result<Peering>>;
   /**
@@ -116,7 +114,7 @@ export interface PeeringListEndpoint {
    * Lists the peerings, ordered by name.
    * @param options - Blocking and request options.
    * @returns The peering records.
-   * @throws {@link InvalidRequestError} for a bad index or wait.
+   * @throws `InvalidRequestError` for a bad index or wait.
    */
   (options?: ReadOptions): Promise<Result<Peering[]>>;
   /**
@@ -138,14 +136,22 @@ const A_TOKEN = {
   ok: (data: unknown) => isObject(data) && typeof data['PeeringToken'] === 'string',
 };
 
-function requireBody(body: unknown, what: string): Record<string, unknown> {
-  if (typeof body === 'object' && body !== null && !Array.isArray(body))
-    return body as Record<string, unknown>;
-  throw new InvalidRequestError(
-    `The ${what} body must be an object with a PeerName, but got ${quote(body)}.`,
-    'body',
-    body,
-  );
+const TOKEN_WRITE = {
+  path: '/v1/peering/token',
+  bodyName: 'the generateToken body',
+  bodySchema: PeeringGenerateTokenRequest,
+  expect: A_TOKEN,
+};
+const ESTABLISH_WRITE = {
+  path: '/v1/peering/establish',
+  bodyName: 'the establish body',
+  bodySchema: PeeringEstablishRequest,
+};
+
+/** `Meta` as given, left out when absent or `null` (the body's schema checks it is a map of strings). */
+function metaOf(input: Record<string, unknown>): { Meta?: unknown } {
+  const meta = input['Meta'];
+  return meta === undefined || meta === null ? {} : { Meta: meta };
 }
 
 /**
@@ -173,51 +179,54 @@ export function createPeeringsApi(transport: Transport, partition: string | unde
     },
   });
 
+  /**
+   * A peering write: the body checked against its model schema in `send`; first what the schema cannot
+   * say (a lowercase `PeerName`, a partition name, and the endpoint's own `fields`).
+   */
+  const writeSpec = (
+    endpoint: { path: string; bodyName: string; bodySchema: BodySchema; expect?: Expect },
+    body: unknown,
+    options: RequestOptions,
+    fields: (input: Record<string, unknown>) => Record<string, unknown>,
+  ): EndpointSpec => {
+    const spec: EndpointSpec = { method: 'POST', query: {}, body, ...endpoint };
+    if (!isObject(body)) return spec; // its schema refuses it, naming the body
+    const Partition =
+      optionalPartition(body['Partition'] === '' ? undefined : body['Partition'], 'Partition') ??
+      partitionOf(options);
+    return {
+      ...spec,
+      body: {
+        PeerName: requirePeerName(body['PeerName'], 'PeerName'),
+        ...fields(body),
+        ...(Partition === undefined ? {} : { Partition }),
+        ...metaOf(body),
+      },
+    };
+  };
+
   const namePath = (name: unknown): string =>
     `/v1/peering/${encodeURIComponent(requirePeerName(name, 'name'))}`;
 
   return {
     generateToken: (body, options = {}) =>
-      call(() => {
-        const input = requireBody(body, 'generateToken');
-        const Partition =
-          optionalPartition(input['Partition'] === '' ? undefined : input['Partition'], 'Partition') ??
-          partitionOf(options);
-        const addresses = optionalAddresses(input['ServerExternalAddresses'], 'ServerExternalAddresses');
-        const meta = optionalMeta(input['Meta'], 'Meta');
-        return {
-          method: 'POST',
-          path: '/v1/peering/token',
-          query: {},
-          expect: A_TOKEN,
-          body: {
-            PeerName: requirePeerName(input['PeerName'], 'PeerName'),
-            ...(Partition === undefined ? {} : { Partition }),
-            ...(addresses === undefined ? {} : { ServerExternalAddresses: addresses }),
-            ...(meta === undefined ? {} : { Meta: meta }),
-          },
-        };
-      }, options),
+      call(
+        () =>
+          writeSpec(TOKEN_WRITE, body, options, (input) => {
+            const addresses = optionalAddresses(input['ServerExternalAddresses'], 'ServerExternalAddresses');
+            return addresses === undefined ? {} : { ServerExternalAddresses: addresses };
+          }),
+        options,
+      ),
 
     establish: (body, options = {}) =>
-      call(() => {
-        const input = requireBody(body, 'establish');
-        const Partition =
-          optionalPartition(input['Partition'] === '' ? undefined : input['Partition'], 'Partition') ??
-          partitionOf(options);
-        const meta = optionalMeta(input['Meta'], 'Meta');
-        return {
-          method: 'POST',
-          path: '/v1/peering/establish',
-          query: {},
-          body: {
-            PeerName: requirePeerName(input['PeerName'], 'PeerName'),
+      call(
+        () =>
+          writeSpec(ESTABLISH_WRITE, body, options, (input) => ({
             PeeringToken: requirePeeringToken(input['PeeringToken'], 'PeeringToken'),
-            ...(Partition === undefined ? {} : { Partition }),
-            ...(meta === undefined ? {} : { Meta: meta }),
-          },
-        };
-      }, options),
+          })),
+        options,
+      ),
 
     read: Object.assign(
       (name: string, options: ReadOptions = {}) =>

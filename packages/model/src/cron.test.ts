@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 
 import { cronProblem, nextCronLaunch, parseCron, type CronSpec } from './cron.js';
 import { ValidationError } from './errors.js';
+import { wallTime } from './time-zone.js';
 
 const at = (s: string): number => Date.parse(s);
 
@@ -24,6 +25,76 @@ describe('nextCronLaunch', () => {
     expect(nextCronLaunch(parseCron('0 0 30 2 *'), at('2026-01-01T00:00:00Z'))).toBeUndefined();
     expect(nextCronLaunch(parseCron('@daily'), Number.NaN)).toBeUndefined();
     expect(nextCronLaunch(parseCron('@daily'), Number.POSITIVE_INFINITY)).toBeUndefined();
+  });
+});
+
+describe('nextCronLaunch in a time zone', () => {
+  const launches = (spec: string, zone: string, from: string, count: number): string[] => {
+    const parsed = parseCron(spec, { timeZone: zone });
+    const out: string[] = [];
+    let t = at(from);
+    for (let i = 0; i < count; i++) {
+      t = nextCronLaunch(parsed, t)!;
+      out.push(new Date(t).toISOString());
+    }
+    return out;
+  };
+
+  it("reads the fields on the zone's wall clock", () => {
+    expect(launches('30 9 * * mon-fri', 'America/New_York', '2026-01-03T12:00:00Z', 1)).toEqual([
+      '2026-01-05T14:30:00.000Z', // 09:30 EST
+    ]);
+    expect(launches('0 0 * * *', 'Asia/Kathmandu', '2026-01-01T00:00:00Z', 1)).toEqual([
+      '2026-01-01T18:15:00.000Z', // midnight at +05:45
+    ]);
+  });
+
+  it('launches a time the clock skips once, when the gap ends (spring forward)', () => {
+    // New York, 2026-03-08: 02:00 EST becomes 03:00 EDT
+    expect(launches('30 2 * * *', 'America/New_York', '2026-03-06T12:00:00Z', 4)).toEqual([
+      '2026-03-07T07:30:00.000Z', // 02:30 EST
+      '2026-03-08T07:00:00.000Z', // 02:30 does not exist: 03:00 EDT
+      '2026-03-09T06:30:00.000Z', // 02:30 EDT
+      '2026-03-10T06:30:00.000Z',
+    ]);
+    expect(launches('*/15 2,3 * * *', 'America/New_York', '2026-03-08T06:00:00Z', 4)).toEqual([
+      '2026-03-08T07:00:00.000Z', // 02:00-02:45 and 03:00 are one launch
+      '2026-03-08T07:15:00.000Z',
+      '2026-03-08T07:30:00.000Z',
+      '2026-03-08T07:45:00.000Z',
+    ]);
+  });
+
+  it('launches a time the clock shows twice once, the first time (fall back)', () => {
+    // New York, 2026-11-01: 02:00 EDT becomes 01:00 EST
+    expect(launches('30 1 * * *', 'America/New_York', '2026-10-31T12:00:00Z', 2)).toEqual([
+      '2026-11-01T05:30:00.000Z', // 01:30 EDT, not again at 01:30 EST
+      '2026-11-02T06:30:00.000Z',
+    ]);
+    expect(launches('*/30 * * * *', 'America/New_York', '2026-11-01T04:50:00Z', 4)).toEqual([
+      '2026-11-01T05:00:00.000Z', // 01:00 EDT
+      '2026-11-01T05:30:00.000Z', // 01:30 EDT
+      '2026-11-01T07:00:00.000Z', // 02:00 EST: the repeated hour runs once
+      '2026-11-01T07:30:00.000Z',
+    ]);
+    // a start during the repeated hour launches what is still ahead on the clock
+    expect(launches('*/30 * * * *', 'America/New_York', '2026-11-01T06:10:00Z', 1)).toEqual([
+      '2026-11-01T06:30:00.000Z', // 01:30 EST
+    ]);
+  });
+
+  it('handles a half-hour change (Lord Howe Island, 02:00 to 02:30)', () => {
+    expect(launches('0 2 * * *', 'Australia/Lord_Howe', '2026-10-03T00:00:00Z', 2)).toEqual([
+      '2026-10-03T15:30:00.000Z', // 2026-10-04 02:00 does not exist: 02:30 at +11
+      '2026-10-04T15:00:00.000Z',
+    ]);
+  });
+
+  it('refuses a zone it does not know, naming it', () => {
+    expect(() => parseCron('* * * * *', { timeZone: 'Mars/Olympus' })).toThrow(
+      'The cron spec "* * * * *" is not valid: /timeZone: "Mars/Olympus" is not a known IANA time zone name (such as "America/New_York" or "UTC").',
+    );
+    expect(parseCron('@daily', { timeZone: '' }).timeZone).toBe('UTC');
   });
 });
 
@@ -103,7 +174,63 @@ const specArbitrary = fc
   )
   .map((fields) => fields.join(' '));
 
+/** The instants in `year` where the zone's offset changes (found day by day, then by bisection). */
+function transitions(zone: string, year: number): number[] {
+  const offset = (t: number): number => wallTime(zone, t) - t;
+  const out: number[] = [];
+  for (let day = Date.UTC(year, 0, 1); day < Date.UTC(year + 1, 0, 1); day += 86_400_000) {
+    if (offset(day) === offset(day + 86_400_000)) continue;
+    let lo = day;
+    let hi = day + 86_400_000;
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+      if (offset(mid) === offset(lo)) lo = mid;
+      else hi = mid;
+    }
+    out.push(hi);
+  }
+  return out;
+}
+
+const ZONES = [
+  'America/New_York',
+  'Europe/Dublin',
+  'Australia/Lord_Howe',
+  'Pacific/Chatham',
+  'America/St_Johns',
+];
+const CHANGES = ZONES.flatMap((zone) => transitions(zone, 2026).map((t) => ({ zone, t })));
+
+/**
+ * The next launch by brute force: walk the instants minute by minute; a wall-clock minute launches the
+ * first time the clock reaches or jumps past it (after the wall time of `after`), and never again.
+ */
+function bruteForceLaunch(spec: CronSpec, after: number, minutes: number): number | undefined {
+  let seen = Math.floor(wallTime(spec.timeZone, after) / 60_000) * 60_000;
+  for (let t = Math.floor(after / 60_000) * 60_000 + 60_000, i = 0; i < minutes; t += 60_000, i++) {
+    const wall = wallTime(spec.timeZone, t);
+    if (wall <= seen) continue;
+    for (let w = seen + 60_000; w <= wall; w += 60_000) if (onSpec(spec, w)) return t;
+    seen = wall;
+  }
+  return undefined;
+}
+
 describe('properties', () => {
+  test.prop([
+    specArbitrary,
+    fc.constantFrom(...CHANGES),
+    fc.integer({ min: -3 * 3_600_000, max: 3_600_000 }),
+  ])('in a time zone, the next launch near a clock change is the brute-force one', (text, change, shift) => {
+    expect(CHANGES.length).toBeGreaterThanOrEqual(2 * ZONES.length);
+    const spec = parseCron(text, { timeZone: change.zone });
+    const after = change.t + shift;
+    const next = nextCronLaunch(spec, after);
+    const expected = bruteForceLaunch(spec, after, 6 * 60);
+    if (expected !== undefined) expect(next).toBe(expected);
+    else expect(next! - after).toBeGreaterThan(6 * 3_600_000 - 60_000);
+  });
+
   test.prop([
     fc.integer({ min: 0, max: 59 }),
     fc.integer({ min: 0, max: 23 }),

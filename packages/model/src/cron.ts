@@ -1,18 +1,22 @@
 /**
- * Cron expressions of periodic jobs (`Periodic.Spec` with `SpecType` `cron`): parsing, and the next
- * launch time after a given instant.
+ * Cron expressions of periodic jobs (`Periodic.Spec` with `SpecType` `cron`, read in `Periodic.TimeZone`):
+ * parsing, and the next launch time after a given instant.
  *
  * @packageDocumentation
  */
 import { ValidationError } from './errors.js';
+import { instantOfWall, timeZoneProblem, wallTime } from './time-zone.js';
 
 /**
  * A parsed cron expression: the allowed values of each of the 5 fields (minute, hour, day of month,
- * month, day of week), in UTC. Returned by {@link parseCron}, read by {@link nextCronLaunch}.
+ * month, day of week), read on the wall clock of {@link CronSpec.timeZone}. Returned by {@link parseCron},
+ * read by {@link nextCronLaunch}.
  *
  * @since 0.2.0
  */
 export interface CronSpec {
+  /** The IANA time zone the fields are read in (`UTC` unless {@link CronOptions.timeZone} said otherwise). */
+  readonly timeZone: string;
   /** Minutes of the hour, 0-59. */
   readonly minutes: ReadonlySet<number>;
   /** Hours of the day, 0-23. */
@@ -81,13 +85,29 @@ function field(
   return out;
 }
 
-function parse(spec: string): CronSpec {
+/**
+ * Options of {@link parseCron}.
+ *
+ * @since 0.2.0
+ */
+export interface CronOptions {
+  /**
+   * The IANA time zone whose wall clock the spec is read on (`Periodic.TimeZone`), as
+   * {@link timeZoneProblem} accepts it.
+   *
+   * @defaultValue `'UTC'` (also for `""`)
+   */
+  readonly timeZone?: string | undefined;
+}
+
+function parse(spec: string, timeZone: string): CronSpec {
   const text = MACROS.get(spec.trim().toLowerCase()) ?? spec.trim();
   const parts = text.split(/\s+/);
   if (parts.length !== 5)
     throw new CronSyntax(`expected 5 fields (minute hour day month weekday), got ${parts.length}`);
   const [mi, h, d, mo, w] = parts as [string, string, string, string, string];
   return {
+    timeZone,
     minutes: field(mi, 0, 59, undefined, 'minute'),
     hours: field(h, 0, 23, undefined, 'hour'),
     days: field(d, 1, 31, undefined, 'day-of-month'),
@@ -116,10 +136,10 @@ export function cronProblem(spec: string): string | undefined {
   return result instanceof CronSyntax ? result.reason : undefined;
 }
 
-function tryParse(spec: unknown): CronSpec | CronSyntax {
+function tryParse(spec: unknown, timeZone = 'UTC'): CronSpec | CronSyntax {
   if (typeof spec !== 'string') return new CronSyntax(`expected a string but got ${typeof spec}`);
   try {
-    return parse(spec);
+    return parse(spec, timeZone);
   } catch (error) {
     if (error instanceof CronSyntax) return error;
     throw error;
@@ -133,25 +153,37 @@ function tryParse(spec: unknown): CronSpec | CronSyntax {
  * `@daily`, `@midnight` and `@hourly`. When both day fields are restricted, a day matching either runs.
  *
  * @param spec - A cron expression such as `*\/5 * * * *`, `0 3 * * mon-fri` or `@daily`.
+ * @param options - The time zone the spec is read in.
  * @returns The parsed spec, for {@link nextCronLaunch}.
  * @throws {@link ValidationError} (subject `the cron spec "<spec>"`) with one problem at the root whose
- * message names the bad field, as {@link cronProblem} returns it.
+ * message names the bad field, as {@link cronProblem} returns it; for a time zone {@link timeZoneProblem}
+ * refuses, one at `/timeZone` with its reason.
  * @example
  * ```ts
  * const spec = parseCron('30 9 * * mon-fri');
  * nextCronLaunch(spec, Date.parse('2026-01-03T12:00:00Z')); // Date.parse('2026-01-05T09:30:00Z')
+ * const local = parseCron('30 9 * * mon-fri', { timeZone: 'America/New_York' });
+ * nextCronLaunch(local, Date.parse('2026-01-03T12:00:00Z')); // Date.parse('2026-01-05T14:30:00Z')
  * ```
  * @since 0.2.0
  */
-export function parseCron(spec: string): CronSpec {
-  const result = tryParse(spec);
-  if (!(result instanceof CronSyntax)) return result;
+export function parseCron(spec: string, options: CronOptions = {}): CronSpec {
   const shown = typeof spec === 'string' ? ` ${JSON.stringify(spec.slice(0, 60))}` : '';
+  const zone = options.timeZone === undefined || options.timeZone === '' ? 'UTC' : options.timeZone;
+  const zoneProblem = timeZoneProblem(zone);
+  if (zoneProblem !== undefined)
+    throw new ValidationError(`the cron spec${shown}`, [{ path: '/timeZone', message: zoneProblem }]);
+  const result = tryParse(spec, zone);
+  if (!(result instanceof CronSyntax)) return result;
   throw new ValidationError(`the cron spec${shown}`, [{ path: '', message: result.reason }]);
 }
 
 /**
- * The first launch of a cron spec strictly after an instant, in UTC, on a whole minute.
+ * The first launch of a cron spec strictly after an instant, on a whole minute of the wall clock of the
+ * spec's time zone. Across a daylight saving change the schedule neither loses nor doubles a launch: a
+ * wall time the clock skips (02:30 when it jumps from 02:00 to 03:00) launches once when the gap ends
+ * (03:00), and a wall time the clock shows twice (01:30 when it goes back from 02:00 to 01:00) launches
+ * once, the first time.
  *
  * @param spec - A spec from {@link parseCron}.
  * @param afterMs - The instant, in milliseconds since the Unix epoch.
@@ -165,8 +197,23 @@ export function parseCron(spec: string): CronSpec {
  */
 export function nextCronLaunch(spec: CronSpec, afterMs: number): number | undefined {
   if (!Number.isFinite(afterMs)) return undefined;
+  if (spec.timeZone === 'UTC') return nextWallMatch(spec, afterMs, afterMs + LOOKAHEAD_MS);
+  let from = wallTime(spec.timeZone, afterMs);
+  const wallLimit = from + LOOKAHEAD_MS;
+  for (;;) {
+    const wall = nextWallMatch(spec, from, wallLimit);
+    if (wall === undefined) return undefined;
+    const at = instantOfWall(spec.timeZone, wall, afterMs);
+    if (at !== undefined) return at;
+    from = wall; // that wall time's instant lies before `afterMs`: look further
+  }
+}
+
+const LOOKAHEAD_MS = 5 * 366 * 86_400_000;
+
+/** The first whole minute strictly after `afterMs` (read as UTC fields) on the spec, up to `limit`. */
+function nextWallMatch(spec: CronSpec, afterMs: number, limit: number): number | undefined {
   const t = new Date(Math.floor(afterMs / 60000) * 60000 + 60000);
-  const limit = afterMs + 5 * 366 * 86400000;
   while (t.getTime() <= limit) {
     if (!spec.months.has(t.getUTCMonth() + 1)) {
       t.setUTCMonth(t.getUTCMonth() + 1, 1);

@@ -226,7 +226,8 @@ export {
   pathEscapesTaskDir,
 } from './names.js';
 export { cronProblem, nextCronLaunch, parseCron } from './cron.js';
-export type { CronSpec } from './cron.js';
+export type { CronOptions, CronSpec } from './cron.js';
+export { timeZoneProblem } from './time-zone.js';
 // Values written as text, read as the services read them (Go's duration and bool, byte sizes)
 export {
   formatGoDuration,

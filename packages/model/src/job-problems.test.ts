@@ -76,6 +76,12 @@ describe('jobProblems', () => {
       'Periodic job has an invalid cron spec "0 24 * * *": hour value "24" is out of range 0-23.',
     ],
     [
+      'an unknown periodic time zone',
+      web({ Periodic: { Spec: '0 3 * * *', TimeZone: 'Mars/Olympus' } }),
+      '/Periodic/TimeZone',
+      'Periodic job has an invalid Periodic.TimeZone: "Mars/Olympus" is not a known IANA time zone name (such as "America/New_York" or "UTC").',
+    ],
+    [
       'a group without a name',
       web({ TaskGroups: [group({ Name: '' })] }),
       '/TaskGroups/0/Name',

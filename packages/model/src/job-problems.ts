@@ -9,6 +9,7 @@ import type { Static } from 'typebox';
 
 import { ConstraintOperands } from './constraint.js';
 import { cronProblem } from './cron.js';
+import { timeZoneProblem } from './time-zone.js';
 import { ValidationError } from './errors.js';
 import { JobShape } from './internal/job-shape.js';
 import type { SchedulerJob } from './job.js';
@@ -37,7 +38,7 @@ const PAYLOADS: readonly string[] = ['optional', 'required', 'forbidden'];
  * {@link SchedulerJobType}), the priority (an integer in [1, 100]), at least one task group; every
  * constraint's operand (one of {@link ConstraintOperands}) and that a `regexp` one compiles; the
  * parameterized payload (`optional`, `required` or `forbidden`); the periodic spec (present, of type
- * `cron`, parsed by {@link parseCron}); per group a unique non-empty name, a non-negative integer count, at
+ * `cron`, parsed by {@link parseCron}) and time zone ({@link timeZoneProblem}); per group a unique non-empty name, a non-negative integer count, at
  * least one task, restart mode `fail` or `delay`, reschedule delay function `constant`, `exponential` or
  * `fibonacci`, canaries only in a service job, at most one leader task; per task a unique non-empty name
  * without a path separator, `..` or control character, a driver, at least 1 MHz of CPU and 10 MB of memory,
@@ -114,6 +115,9 @@ function jobFields(job: Shape, add: Add): void {
     if (reason !== undefined)
       add('/Periodic/Spec', `Periodic job has an invalid cron spec "${periodic.Spec}": ${reason}.`);
   }
+  const zone = periodic?.TimeZone === undefined ? undefined : timeZoneProblem(periodic.TimeZone);
+  if (zone !== undefined)
+    add('/Periodic/TimeZone', `Periodic job has an invalid Periodic.TimeZone: ${zone}.`);
 }
 
 function groupProblems(job: Shape, g: Group, at: string, gi: number, names: Set<string>, add: Add): void {

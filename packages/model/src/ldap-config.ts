@@ -108,76 +108,80 @@ export const LdapConfigDefaults = {
 
 /**
  * Body of `POST /auth/ldap/config`: every field optional; absent fields keep their current value (or the
- * default of {@link LdapConfigDefaults} when never set).
+ * default of {@link LdapConfigDefaults} when never set). No other parameter: an unknown one is a problem
+ * (the sample server answers it with a 400 naming it, and the secrets client refuses it before sending).
  *
  * @since 0.1.0
  */
-export const LdapConfigRequest = Type.Object({
-  /** LDAP server URL; several, comma-separated, are tried in order. Default `ldap://127.0.0.1`. */
-  url: Type.Optional(Type.String()),
-  /** When `false`, user and group names are lower-cased for policy matching. Default `false`. */
-  case_sensitive_names: Type.Optional(Type.Boolean()),
-  /** Timeout of requests to the server: seconds, or a duration string such as `"90s"`. Default 90. */
-  request_timeout: Type.Optional(SecondsOrDuration),
-  /** Issue StartTLS after connecting unencrypted. Default `false`. */
-  starttls: Type.Optional(Type.Boolean()),
-  /** Minimum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
-  tls_min_version: Type.Optional(TlsVersion),
-  /** Maximum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
-  tls_max_version: Type.Optional(TlsVersion),
-  /** Skip verification of the server certificate. Default `false`. */
-  insecure_tls: Type.Optional(Type.Boolean()),
-  /** CA certificate, x509 PEM. Default `""`. */
-  certificate: Type.Optional(Type.String()),
-  /** Client certificate, x509 PEM. Default `""`. */
-  client_tls_cert: Type.Optional(Type.String()),
-  /** Client key, x509 PEM. Default `""`. */
-  client_tls_key: Type.Optional(Type.String()),
-  /** Distinguished name bound for the user search. Default `""`. */
-  binddn: Type.Optional(Type.String()),
-  /** Password of `binddn` (never returned by reads). Default `""`. */
-  bindpass: Type.Optional(Type.String()),
-  /** Base DN of the user search. Default `""`. */
-  userdn: Type.Optional(Type.String()),
-  /** Attribute matched against the login username. Default `cn`. */
-  userattr: Type.Optional(Type.String()),
-  /** Discover the user's bind DN with an anonymous bind. Default `false`. */
-  discoverdn: Type.Optional(Type.Boolean()),
-  /** Reject empty passwords. Default `true`. */
-  deny_null_bind: Type.Optional(Type.Boolean()),
-  /** Domain of the user principal name `<username>@<upndomain>`. Default `""`. */
-  upndomain: Type.Optional(Type.String()),
-  /** User search template (variables `UserAttr`, `Username`); `""` = `({{.UserAttr}}={{.Username}})`. */
-  userfilter: Type.Optional(Type.String()),
-  /** Use anonymous binds for group searches. Default `false`. */
-  anonymous_group_search: Type.Optional(Type.Boolean()),
-  /** Group membership query template (variables `UserDN`, `Username`). Default: see {@link LdapConfigDefaults}. */
-  groupfilter: Type.Optional(Type.String()),
-  /** Base of the group search. Default `""`. */
-  groupdn: Type.Optional(Type.String()),
-  /** Attribute listing groups on returned objects; `""` behaves as `cn`. */
-  groupattr: Type.Optional(Type.String()),
-  /** Use the login username as the alias name. Default `false`. */
-  username_as_alias: Type.Optional(Type.Boolean()),
-  /** Incremental lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
-  token_ttl: Type.Optional(SecondsOrDuration),
-  /** Maximum lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
-  token_max_ttl: Type.Optional(SecondsOrDuration),
-  /** Policies on generated tokens: a list or a comma-delimited string. Default none. */
-  token_policies: Type.Optional(ListOrCommaString),
-  /** CIDR blocks allowed to authenticate: a list or a comma-delimited string. Default none. */
-  token_bound_cidrs: Type.Optional(ListOrCommaString),
-  /** Hard cap of token lifetime: seconds or a duration string. Default 0 (none). */
-  token_explicit_max_ttl: Type.Optional(SecondsOrDuration),
-  /** Do not add the `default` policy. Default `false`. */
-  token_no_default_policy: Type.Optional(Type.Boolean()),
-  /** Uses allowed per token; 0 (default) = unlimited. */
-  token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Period of periodic tokens: seconds or a duration string. Default 0 (not periodic). */
-  token_period: Type.Optional(SecondsOrDuration),
-  /** Token type; see {@link LdapTokenType}; `""` (default) = the mount's default. */
-  token_type: Type.Optional(Type.Union([Type.Enum(LdapTokenType), Type.Literal('')])),
-});
+export const LdapConfigRequest = Type.Object(
+  {
+    /** LDAP server URL; several, comma-separated, are tried in order. Default `ldap://127.0.0.1`. */
+    url: Type.Optional(Type.String()),
+    /** When `false`, user and group names are lower-cased for policy matching. Default `false`. */
+    case_sensitive_names: Type.Optional(Type.Boolean()),
+    /** Timeout of requests to the server: seconds, or a duration string such as `"90s"`. Default 90. */
+    request_timeout: Type.Optional(SecondsOrDuration),
+    /** Issue StartTLS after connecting unencrypted. Default `false`. */
+    starttls: Type.Optional(Type.Boolean()),
+    /** Minimum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
+    tls_min_version: Type.Optional(TlsVersion),
+    /** Maximum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
+    tls_max_version: Type.Optional(TlsVersion),
+    /** Skip verification of the server certificate. Default `false`. */
+    insecure_tls: Type.Optional(Type.Boolean()),
+    /** CA certificate, x509 PEM. Default `""`. */
+    certificate: Type.Optional(Type.String()),
+    /** Client certificate, x509 PEM. Default `""`. */
+    client_tls_cert: Type.Optional(Type.String()),
+    /** Client key, x509 PEM. Default `""`. */
+    client_tls_key: Type.Optional(Type.String()),
+    /** Distinguished name bound for the user search. Default `""`. */
+    binddn: Type.Optional(Type.String()),
+    /** Password of `binddn` (never returned by reads). Default `""`. */
+    bindpass: Type.Optional(Type.String()),
+    /** Base DN of the user search. Default `""`. */
+    userdn: Type.Optional(Type.String()),
+    /** Attribute matched against the login username. Default `cn`. */
+    userattr: Type.Optional(Type.String()),
+    /** Discover the user's bind DN with an anonymous bind. Default `false`. */
+    discoverdn: Type.Optional(Type.Boolean()),
+    /** Reject empty passwords. Default `true`. */
+    deny_null_bind: Type.Optional(Type.Boolean()),
+    /** Domain of the user principal name `<username>@<upndomain>`. Default `""`. */
+    upndomain: Type.Optional(Type.String()),
+    /** User search template (variables `UserAttr`, `Username`); `""` = `({{.UserAttr}}={{.Username}})`. */
+    userfilter: Type.Optional(Type.String()),
+    /** Use anonymous binds for group searches. Default `false`. */
+    anonymous_group_search: Type.Optional(Type.Boolean()),
+    /** Group membership query template (variables `UserDN`, `Username`). Default: see {@link LdapConfigDefaults}. */
+    groupfilter: Type.Optional(Type.String()),
+    /** Base of the group search. Default `""`. */
+    groupdn: Type.Optional(Type.String()),
+    /** Attribute listing groups on returned objects; `""` behaves as `cn`. */
+    groupattr: Type.Optional(Type.String()),
+    /** Use the login username as the alias name. Default `false`. */
+    username_as_alias: Type.Optional(Type.Boolean()),
+    /** Incremental lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
+    token_ttl: Type.Optional(SecondsOrDuration),
+    /** Maximum lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
+    token_max_ttl: Type.Optional(SecondsOrDuration),
+    /** Policies on generated tokens: a list or a comma-delimited string. Default none. */
+    token_policies: Type.Optional(ListOrCommaString),
+    /** CIDR blocks allowed to authenticate: a list or a comma-delimited string. Default none. */
+    token_bound_cidrs: Type.Optional(ListOrCommaString),
+    /** Hard cap of token lifetime: seconds or a duration string. Default 0 (none). */
+    token_explicit_max_ttl: Type.Optional(SecondsOrDuration),
+    /** Do not add the `default` policy. Default `false`. */
+    token_no_default_policy: Type.Optional(Type.Boolean()),
+    /** Uses allowed per token; 0 (default) = unlimited. */
+    token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Period of periodic tokens: seconds or a duration string. Default 0 (not periodic). */
+    token_period: Type.Optional(SecondsOrDuration),
+    /** Token type; see {@link LdapTokenType}; `""` (default) = the mount's default. */
+    token_type: Type.Optional(Type.Union([Type.Enum(LdapTokenType), Type.Literal('')])),
+  },
+  { additionalProperties: false },
+);
 /** A value matching the {@link LdapConfigRequest} schema. */
 export type LdapConfigRequest = Static<typeof LdapConfigRequest>;
 

@@ -66,6 +66,8 @@ describe('Semantic job checks and cron specs', () => {
     const weekdays = parseCron('30 9 * * mon-fri'); // a bad spec throws ValidationError naming the field
     const next = nextCronLaunch(weekdays, Date.parse('2026-01-03T12:00:00Z')); // Monday 2026-01-05 09:30 UTC
     const reason = cronProblem('0 24 * * *'); // 'hour value "24" is out of range 0-23'
+    const newYork = parseCron('30 9 * * mon-fri', { timeZone: 'America/New_York' }); // Periodic.TimeZone
+    const local = nextCronLaunch(newYork, Date.parse('2026-01-03T12:00:00Z')); // 09:30 EST: 2026-01-05T14:30:00Z
     // README end: Semantic job checks and cron specs
     expect(text).toBe(
       [
@@ -76,6 +78,7 @@ describe('Semantic job checks and cron specs', () => {
     expect(problems[1]?.path).toBe('/TaskGroups/0/Tasks/0/Resources/MemoryMB');
     expect(next).toBe(Date.parse('2026-01-05T09:30:00Z'));
     expect(reason).toBe('hour value "24" is out of range 0-23');
+    expect(local).toBe(Date.parse('2026-01-05T14:30:00Z'));
     expect(() => parseCron('0 24 * * *')).toThrow(ValidationError);
   });
 });

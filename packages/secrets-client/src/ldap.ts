@@ -1,7 +1,8 @@
 import { ApiError, isObject, path as encodedPath, unusableAnswer, type Transport } from '@sked/http';
 import {
   LdapConfigRequest,
-  validate,
+  LdapGroupWriteRequest,
+  LdapUserWriteRequest,
   type LdapAuth,
   type LdapConfig,
   type LdapGroup,
@@ -133,31 +134,7 @@ export interface LdapApi {
   login(this: void, username: string, password: string, options?: RequestOptions): Promise<Result<LdapAuth>>;
 }
 
-const CONFIG_KEYS = new Set(Object.keys(LdapConfigRequest.properties));
-
-function checkConfig(config: unknown): LdapConfigRequest {
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) {
-    throw new InvalidRequestError('config must be an object of parameters.', 'config');
-  }
-  const unknown = Object.keys(config).filter((key) => !CONFIG_KEYS.has(key));
-  if (unknown.length > 0) {
-    throw new InvalidRequestError(
-      `config has unknown parameter ${JSON.stringify(unknown[0])}; known: ${[...CONFIG_KEYS].join(', ')}.`,
-      `config.${unknown[0]}`,
-    );
-  }
-  const result = validate(LdapConfigRequest, config);
-  if (!result.ok) {
-    const problem = result.problems[0];
-    const field = problem?.path.replace(/^\//, '').split('/')[0] ?? '';
-    // never quote the value: it may be bindpass or a private key
-    throw new InvalidRequestError(
-      `config.${field}: ${problem?.message ?? 'invalid value'}.`,
-      `config.${field}`,
-    );
-  }
-  return result.value;
-}
+const CONFIG_CHECK = { schema: LdapConfigRequest, name: 'the LDAP configuration', parameter: 'config' };
 
 function recordsApi<R, I>(
   transport: Transport,
@@ -166,6 +143,10 @@ function recordsApi<R, I>(
   body: (record: I) => Record<string, string>,
 ): LdapRecordsApi<R, I> {
   const parameter = kind === 'groups' ? 'name' : 'username';
+  const check =
+    kind === 'groups'
+      ? { schema: LdapGroupWriteRequest, name: 'the group', parameter: 'record' }
+      : { schema: LdapUserWriteRequest, name: 'the user', parameter: 'record' };
   const pathOf = (name: string): string => base + encodedPath`/${kind}/${requireName(name, parameter)}`;
   return {
     async list(options) {
@@ -196,7 +177,7 @@ function recordsApi<R, I>(
       if (typeof record !== 'object' || record === null || Array.isArray(record)) {
         throw new InvalidRequestError(`${kind === 'groups' ? 'group' : 'user'} must be an object.`, 'record');
       }
-      const { meta } = await call(transport, 'POST', path, options, body(record));
+      const { meta } = await call(transport, 'POST', path, options, body(record), check);
       return { data: undefined, meta };
     },
     async delete(name, options) {
@@ -240,7 +221,7 @@ export function createLdapApi(transport: Transport, mountPath: string): LdapApi 
         return { data: envelope.data as LdapConfig, meta };
       },
       async write(config, options) {
-        const { meta } = await call(transport, 'POST', `${base}/config`, options, checkConfig(config));
+        const { meta } = await call(transport, 'POST', `${base}/config`, options, config, CONFIG_CHECK);
         return { data: undefined, meta };
       },
     },

@@ -81,12 +81,19 @@ describe('jobs against the sample server', () => {
     expect(error.message).toContain('failed to read filter expression:');
   });
 
-  it('reports a body the server refuses, names the field, and stores nothing', async () => {
+  it('refuses a body the model refuses before sending it, and one the service refuses with its 400', async () => {
     const { client } = server;
+    // the schema's problem: the client's request path refuses it, naming the field
     const bad = { ID: 'bad-body', TaskGroups: [{ Name: 'g', Count: 'two', Tasks: [] }] };
-    const error = await rejection(client.jobs.create(bad as never));
+    const refused = await rejection(client.jobs.create(bad as never));
+    expect(InvalidRequestError.is(refused) && refused.parameter).toBe('Job.TaskGroups[0].Count');
+    // the service's own check: two groups of one name reach it and get its 400
+    const job = serviceJob('bad-body');
+    const groups = job.TaskGroups ?? [];
+    expect(groups).toHaveLength(1);
+    const error = await rejection(client.jobs.create({ ...job, TaskGroups: [...groups, ...groups] }));
     expect(error).toMatchObject({ status: 400 });
-    expect(error.message).toContain('Count');
+    expect(error.message).toContain('is defined more than once');
     expect(await rejection(client.jobs.read('bad-body'))).toMatchObject({ status: 404 });
   });
 

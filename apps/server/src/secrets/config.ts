@@ -4,18 +4,24 @@
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { LdapConfigDefaults } from '@sked/model';
+import Type from 'typebox';
 import { badRequest } from '../http/errors.js';
 import {
-  bodyParameters,
-  decodeBool,
-  decodeCidrs,
-  decodeCount,
-  decodeDuration,
-  decodeEnum,
-  decodeList,
-  decodeString,
+  boolParam,
+  cidrsParam,
+  countParam,
+  durationParam,
+  durationSeconds,
+  enumParam,
+  listParam,
+  longerThan,
+  param,
+  paramSet,
+  readParams,
+  stringParam,
   TIMER_DURATION,
-  withoutNullLists,
+  type Param,
+  type Rule,
 } from './params.js';
 import { templateProblem } from './template.js';
 
@@ -80,128 +86,125 @@ export const DEFAULT_SETTINGS: LdapSettings = {
 /** Names of every configuration parameter, in the order of the spec. */
 export const CONFIG_PARAMETERS = Object.keys(DEFAULT_SETTINGS) as (keyof LdapSettings)[];
 
-/** The comma-list parameters (JSON `null` counts as not sent). */
-const LIST_PARAMETERS: readonly string[] = ['token_policies', 'token_bound_cidrs'];
+/** The URLs of a `url` value: comma-separated, trimmed. */
+const urlList = (value: string): string[] => value.split(',').map((u) => u.trim());
 
-type Decoder = (name: string, value: unknown) => unknown;
-const text: Decoder = (name, value) => decodeString(name, value);
-const DECODERS: Record<keyof LdapSettings, Decoder> = {
-  url: (name, value) => {
-    const urls = decodeString(name, value, 8192);
-    const list = urls.split(',').map((u) => u.trim());
-    for (const u of list) {
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(u);
-      } catch {
-        parsed = undefined;
-      }
-      if (
-        parsed === undefined ||
-        (parsed.protocol !== 'ldap:' && parsed.protocol !== 'ldaps:') ||
-        parsed.hostname === ''
-      ) {
-        throw badRequest(`invalid value for "url": ${JSON.stringify(u)} is not an ldap:// or ldaps:// URL`);
-      }
-    }
-    return list.join(',');
-  },
-  case_sensitive_names: decodeBool,
-  request_timeout: (name, value) => {
-    const seconds = decodeDuration(name, value, TIMER_DURATION);
-    if (seconds === 0) throw badRequest('invalid value for "request_timeout": it must be at least 1 second');
-    return seconds;
-  },
-  starttls: decodeBool,
-  tls_min_version: (name, value) => decodeEnum(name, value, TLS_VERSIONS),
-  tls_max_version: (name, value) => decodeEnum(name, value, TLS_VERSIONS),
-  insecure_tls: decodeBool,
-  certificate: (name, value) => {
-    const pem = decodeString(name, value);
-    if (pem.trim() !== '') checkCertificate(name, pem);
-    return pem;
-  },
-  client_tls_cert: (name, value) => {
-    const pem = decodeString(name, value);
-    if (pem.trim() !== '') checkCertificate(name, pem);
-    return pem;
-  },
-  client_tls_key: (name, value) => {
-    const pem = decodeString(name, value);
-    if (pem.trim() !== '') {
-      try {
-        createPrivateKey(pem);
-      } catch {
-        throw badRequest(`invalid value for "${name}": not a PEM private key`);
-      }
-    }
-    return pem;
-  },
-  binddn: text,
-  bindpass: text,
-  userdn: text,
-  userattr: (name, value) => {
-    const attr = decodeString(name, value, 256);
-    if (!/^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)*)$/.test(attr)) {
-      throw badRequest(`invalid value for "userattr": ${JSON.stringify(attr)} is not an attribute name`);
-    }
-    return attr;
-  },
-  discoverdn: decodeBool,
-  deny_null_bind: decodeBool,
-  upndomain: text,
-  userfilter: (name, value) => checkTemplate(name, decodeString(name, value), ['UserAttr', 'Username']),
-  anonymous_group_search: decodeBool,
-  groupfilter: (name, value) => checkTemplate(name, decodeString(name, value), ['UserDN', 'Username']),
-  groupdn: text,
-  groupattr: (name, value) => {
-    const attr = decodeString(name, value, 256);
-    if (attr !== '' && !/^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)*)$/.test(attr)) {
-      throw badRequest(`invalid value for "groupattr": ${JSON.stringify(attr)} is not an attribute name`);
-    }
-    return attr;
-  },
-  username_as_alias: decodeBool,
-  token_ttl: decodeDuration,
-  token_max_ttl: decodeDuration,
-  token_policies: decodeList,
-  token_bound_cidrs: decodeCidrs,
-  token_explicit_max_ttl: decodeDuration,
-  token_no_default_policy: decodeBool,
-  token_num_uses: decodeCount,
-  token_period: decodeDuration,
-  token_type: (name, value) => decodeEnum(name, value, TOKEN_TYPES),
+function isLdapUrl(text: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(text);
+  } catch {
+    return false;
+  }
+  return (parsed.protocol === 'ldap:' || parsed.protocol === 'ldaps:') && parsed.hostname !== '';
+}
+
+const url = param(
+  'url',
+  Type.String(),
+  'a string',
+  [
+    longerThan('url', 8192),
+    {
+      check: (value) => urlList(value).every(isLdapUrl),
+      message: (value) =>
+        `invalid value for "url": ${JSON.stringify(urlList(value).find((u) => !isLdapUrl(u)))} is not an ldap:// or ldaps:// URL`,
+    },
+  ],
+  (value) => urlList(value).join(','),
+);
+
+/** A PEM value (`""` for none) that `accepts` reads. */
+const pem = (name: string, accepts: (pem: string) => unknown, what: string): Param<string> =>
+  stringParam(name, 65_536, [
+    {
+      check: (value) => {
+        if (value.trim() === '') return true;
+        try {
+          accepts(value);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      message: () => `invalid value for "${name}": not ${what}`,
+    },
+  ]);
+
+const ATTRIBUTE = /^([A-Za-z][A-Za-z0-9-]*|\d+(\.\d+)*)$/;
+/** An LDAP attribute name (`""` allowed when `optional`). */
+const attribute = (name: string, optional: boolean): Param<string> =>
+  stringParam(name, 256, [
+    {
+      check: (value) => (optional && value === '') || ATTRIBUTE.test(value),
+      message: (value) => `invalid value for "${name}": ${JSON.stringify(value)} is not an attribute name`,
+    },
+  ]);
+
+/** A search filter template using only `variables` (`""` for the default). */
+const template = (name: string, variables: readonly string[]): Param<string> =>
+  stringParam(name, 65_536, [
+    {
+      check: (value) => value === '' || templateProblem(value, variables) === undefined,
+      message: (value) => `invalid value for "${name}": ${templateProblem(value, variables) ?? ''}`,
+    },
+  ]);
+
+const atLeastOneSecond: Rule<number | string> = {
+  check: (value) => durationSeconds(value) !== 0,
+  message: () => 'invalid value for "request_timeout": it must be at least 1 second',
 };
 
-function checkCertificate(name: string, pem: string): void {
-  try {
-    new X509Certificate(pem);
-  } catch {
-    throw badRequest(`invalid value for "${name}": not an x509 PEM certificate`);
-  }
-}
+/** Every configuration parameter: its wire form and what is stored. */
+const PARAMS: { readonly [K in keyof LdapSettings]: Param<LdapSettings[K]> } = {
+  url,
+  case_sensitive_names: boolParam('case_sensitive_names'),
+  request_timeout: durationParam('request_timeout', TIMER_DURATION, [atLeastOneSecond]),
+  starttls: boolParam('starttls'),
+  tls_min_version: enumParam('tls_min_version', TLS_VERSIONS),
+  tls_max_version: enumParam('tls_max_version', TLS_VERSIONS),
+  insecure_tls: boolParam('insecure_tls'),
+  certificate: pem('certificate', (text) => new X509Certificate(text), 'an x509 PEM certificate'),
+  client_tls_cert: pem('client_tls_cert', (text) => new X509Certificate(text), 'an x509 PEM certificate'),
+  client_tls_key: pem('client_tls_key', (text) => createPrivateKey(text), 'a PEM private key'),
+  binddn: stringParam('binddn'),
+  bindpass: stringParam('bindpass'),
+  userdn: stringParam('userdn'),
+  userattr: attribute('userattr', false),
+  discoverdn: boolParam('discoverdn'),
+  deny_null_bind: boolParam('deny_null_bind'),
+  upndomain: stringParam('upndomain'),
+  userfilter: template('userfilter', ['UserAttr', 'Username']),
+  anonymous_group_search: boolParam('anonymous_group_search'),
+  groupfilter: template('groupfilter', ['UserDN', 'Username']),
+  groupdn: stringParam('groupdn'),
+  groupattr: attribute('groupattr', true),
+  username_as_alias: boolParam('username_as_alias'),
+  token_ttl: durationParam('token_ttl'),
+  token_max_ttl: durationParam('token_max_ttl'),
+  token_policies: listParam('token_policies'),
+  token_bound_cidrs: cidrsParam('token_bound_cidrs'),
+  token_explicit_max_ttl: durationParam('token_explicit_max_ttl'),
+  token_no_default_policy: boolParam('token_no_default_policy'),
+  token_num_uses: countParam('token_num_uses'),
+  token_period: durationParam('token_period'),
+  token_type: enumParam('token_type', TOKEN_TYPES),
+};
 
-function checkTemplate(name: string, template: string, variables: readonly string[]): string {
-  const problem = template === '' ? undefined : templateProblem(template, variables);
-  if (problem !== undefined) throw badRequest(`invalid value for "${name}": ${problem}`);
-  return template;
-}
+/** The parameters of a configuration write, in the spec's order. */
+const CONFIG_WRITE = paramSet(CONFIG_PARAMETERS.map((name) => PARAMS[name] as Param<unknown>));
 
 /**
- * Merges a configuration write into the stored settings: parameters not sent keep their value.
- * Every parameter is decoded before anything is returned, so a bad one stores nothing.
+ * Merges a configuration write into the stored settings: parameters not sent (or a `null` list) keep
+ * their value. The body is validated whole (the parameters' schemas, `readParams`) before anything is
+ * returned, so a bad one stores nothing.
  * @param current - The stored settings.
  * @param body - The parsed request body.
  * @returns The new settings.
  * @throws 400 naming the first bad or unknown parameter, or an inconsistent combination.
  */
 export function applyConfigWrite(current: LdapSettings, body: unknown): LdapSettings {
-  const params = withoutNullLists(bodyParameters(body, CONFIG_PARAMETERS), LIST_PARAMETERS);
-  const next: Record<string, unknown> = { ...current };
-  for (const [name, value] of Object.entries(params)) {
-    next[name] = DECODERS[name as keyof LdapSettings](name, value);
-  }
-  const settings = next as unknown as LdapSettings;
+  const settings = { ...current, ...Object.fromEntries(readParams(CONFIG_WRITE, body)) } as LdapSettings;
   if (TLS_VERSIONS.indexOf(settings.tls_max_version) < TLS_VERSIONS.indexOf(settings.tls_min_version)) {
     throw badRequest('"tls_max_version" must be greater than or equal to "tls_min_version"');
   }

@@ -5,10 +5,18 @@
 import type { LdapSettings } from './config.js';
 import { DEFAULT_SETTINGS, applyConfigWrite } from './config.js';
 import { authenticate } from './directory.js';
-import { bodyParameters, decodeList, withoutNullLists } from './params.js';
+import { listParam, paramSet, readParams } from './params.js';
 import type { GroupRecord, SecretsStore, UserRecord } from './store.js';
 import { addressAllowed, issueToken } from './tokens.js';
 import type { TokenRecord } from './store.js';
+
+/** The parameters of a group write and of a user write (a `null` list counts as not sent). */
+const GROUP_WRITE = paramSet([listParam('policies')]);
+const USER_WRITE = paramSet([listParam('policies'), listParam('groups')]);
+
+/** A list parameter's decoded items (none when not sent). */
+const items = (values: ReadonlyMap<string, unknown>, name: string): string[] =>
+  (values.get(name) as string[] | undefined) ?? [];
 
 /** The result of a successful login. */
 export interface LoginResult {
@@ -93,16 +101,16 @@ export function createLdapMethod(
     list: (kind) => (kind === 'groups' ? store.groups : store.users).keys(),
     readGroup: (name) => store.groups.get(key(name)),
     writeGroup(name, body) {
-      const params = withoutNullLists(bodyParameters(body, ['policies']), ['policies']);
-      const policies = params['policies'] === undefined ? [] : decodeList('policies', params['policies']);
-      store.groups.put(key(name), { policies: [...policies].sort() });
+      const policies = items(readParams(GROUP_WRITE, body), 'policies');
+      store.groups.put(key(name), { policies: policies.sort() });
     },
     readUser: (name) => store.users.get(key(name)),
     writeUser(name, body) {
-      const params = withoutNullLists(bodyParameters(body, ['policies', 'groups']), ['policies', 'groups']);
-      const policies = params['policies'] === undefined ? [] : decodeList('policies', params['policies']);
-      const groups = params['groups'] === undefined ? [] : decodeList('groups', params['groups']);
-      store.users.put(key(name), { policies: [...policies].sort(), groups });
+      const values = readParams(USER_WRITE, body);
+      store.users.put(key(name), {
+        policies: items(values, 'policies').sort(),
+        groups: items(values, 'groups'),
+      });
     },
     remove(kind, name) {
       (kind === 'groups' ? store.groups : store.users).delete(key(name));

@@ -1,63 +1,152 @@
 /**
- * Decoders of request parameters. The secrets service's real clients send JSON types or, from a
- * command line of `key=value` pairs, strings; each decoder accepts a value of its type or the
- * string spelling of it (`"true"`, `"90"`, `"90s"`, `"a,b"`) and refuses anything else with a 400
- * that names the parameter and quotes the value.
+ * Request parameters of the secrets listener, validated in one place: each parameter is a TypeBox
+ * schema (the JSON types it accepts, plus refinements for what a keyword cannot say: Go's boolean
+ * spellings, durations, list items, CIDR blocks, ...), an endpoint's parameters one object schema,
+ * checked by `validate()` of `@sked/model`. The service's real clients send JSON types or, from a
+ * command line of `key=value` pairs, strings, so a parameter accepts a value of its type or the
+ * string spelling of it (`"true"`, `"90"`, `"90s"`, `"a,b"`).
+ *
+ * A refused body is one 400 naming the first bad or unknown parameter, in the service's words (its
+ * clients compare them): the schema decides, and the failing parameter's own definition words the
+ * answer (`invalid value for "<name>": expected <what>, got <value>` for a value of another type,
+ * else the message of the first refinement it fails).
  */
 import { isIP } from 'node:net';
 
-import { MAX_TIMER_MS, parseGoBool, parseSecondsOrDuration } from '@sked/model';
+import {
+  formatProblems,
+  matches,
+  MAX_TIMER_MS,
+  parseGoBool,
+  parseSecondsOrDuration,
+  validate,
+} from '@sked/model';
+import Type, { type Static, type TSchema } from 'typebox';
 
 import { badRequest } from '../http/errors.js';
 
-/** A 400 naming the parameter. */
-function invalid(name: string, expected: string, value: unknown): Error {
+/** A check a schema keyword cannot express, with the service's message for a value that fails it. */
+export interface Rule<V> {
+  /** Whether the value (already of the parameter's JSON type) passes. */
+  readonly check: (value: V) => boolean;
+  /** The whole 400 message for a value that does not. */
+  readonly message: (value: V) => string;
+}
+
+/** One parameter: its wire form, its rules, and the value stored for a valid one. */
+export interface Param<T> {
+  /** The parameter's name (in messages). */
+  readonly name: string;
+  /** The JSON types accepted, without the rules. */
+  readonly base: TSchema;
+  /** The base with every rule as a TypeBox refinement: what `validate()` checks. */
+  readonly schema: TSchema;
+  /** The 400 message for a value the base refuses. */
+  readonly invalid: (value: unknown) => string;
+  /** The rules, in the order their messages win. */
+  readonly rules: readonly Rule<never>[];
+  /** The stored value of a valid one (`undefined`: as if not sent). */
+  readonly decode: (value: unknown) => T | undefined;
+}
+
+/** `invalid value for "<name>": expected <what>, got <value>` (the value quoted, at most 80 characters). */
+export function invalidValue(name: string, expected: string, value: unknown): string {
   const shown = JSON.stringify(value) ?? String(value);
   const quoted = shown.length > 80 ? `${shown.slice(0, 77)}...` : shown;
-  return badRequest(`invalid value for "${name}": expected ${expected}, got ${quoted}`);
+  return `invalid value for "${name}": expected ${expected}, got ${quoted}`;
 }
 
 /**
- * A boolean: `true`/`false`, or the strings Go's `strconv.ParseBool` accepts (`"1"`, `"t"`, `"TRUE"`, ...).
- * @param name - Parameter name (for the message).
- * @param value - The raw value.
- * @returns The boolean.
- * @throws 400 naming the parameter.
+ * Defines a parameter.
+ * @param name - Its name.
+ * @param base - The JSON types it accepts.
+ * @param expected - Words for a value of the right type (`a boolean`), for a value the base refuses.
+ * @param rules - Refinements, in order.
+ * @param decode - The stored value of a valid value.
+ * @returns The parameter.
  */
-export function decodeBool(name: string, value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  const parsed = typeof value === 'string' ? parseGoBool(value) : undefined;
-  if (parsed === undefined) throw invalid(name, 'a boolean', value);
-  return parsed;
+export function param<S extends TSchema, T>(
+  name: string,
+  base: S,
+  expected: string | ((value: unknown) => string),
+  rules: readonly Rule<Static<S>>[],
+  decode: (value: Static<S>) => T | undefined,
+): Param<T> {
+  let schema: TSchema = base;
+  for (const rule of rules)
+    schema = Type.Refine(schema, rule.check as (value: unknown) => boolean, rule.message);
+  return {
+    name,
+    base,
+    schema,
+    invalid: typeof expected === 'string' ? (value) => invalidValue(name, expected, value) : expected,
+    rules: rules as readonly Rule<never>[],
+    decode: decode as (value: unknown) => T | undefined,
+  };
+}
+
+/** The 400 message of a value the parameter refuses. */
+function refusal(p: Param<unknown>, value: unknown): string {
+  if (!matches(p.base, value)) return p.invalid(value);
+  for (const rule of p.rules as readonly Rule<unknown>[]) if (!rule.check(value)) return rule.message(value);
+  return p.invalid(value);
 }
 
 /**
- * A string.
- * @param name - Parameter name.
+ * Reads one value (a path or query parameter) with its parameter.
+ * @param p - The parameter.
  * @param value - The raw value.
- * @param maxLength - Longest accepted length.
- * @returns The string.
- * @throws 400 naming the parameter.
+ * @returns The stored value.
+ * @throws 400 with the parameter's message.
  */
-export function decodeString(name: string, value: unknown, maxLength = 65_536): string {
-  if (typeof value !== 'string') throw invalid(name, 'a string', value);
-  if (value.length > maxLength) throw badRequest(`"${name}" is longer than ${maxLength} characters`);
-  return value;
+export function readParam<T>(p: Param<T>, value: unknown): T | undefined {
+  if (!validate(p.schema, value, { maxProblems: 1 }).ok) throw badRequest(refusal(p, value));
+  return p.decode(value);
 }
 
-/**
- * A non-negative integer (a JSON number or a string of digits).
- * @param name - Parameter name.
- * @param value - The raw value.
- * @returns The integer.
- * @throws 400 naming the parameter.
- */
-export function decodeCount(name: string, value: unknown): number {
-  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-    throw invalid(name, 'a non-negative integer', value);
-  }
-  return n;
+// ---------------------------------------------------------------------------------------------
+// Parameter kinds
+
+/** At most `max` characters: `"<name>" is longer than <max> characters`. */
+export const longerThan = (name: string, max: number): Rule<string> => ({
+  check: (value) => value.length <= max,
+  message: () => `"${name}" is longer than ${max} characters`,
+});
+
+/** A boolean: `true`/`false`, or what Go's `strconv.ParseBool` reads (`"1"`, `"t"`, `"TRUE"`, ...). */
+export function boolParam(name: string): Param<boolean> {
+  const goBool: Rule<boolean | string> = {
+    check: (value) => typeof value === 'boolean' || parseGoBool(value) !== undefined,
+    message: (value) => invalidValue(name, 'a boolean', value),
+  };
+  return param(name, Type.Union([Type.Boolean(), Type.String()]), 'a boolean', [goBool], (value) =>
+    typeof value === 'boolean' ? value : parseGoBool(value) === true,
+  );
+}
+
+/** A string of at most `maxLength` characters (plus the rules given). */
+export function stringParam(
+  name: string,
+  maxLength = 65_536,
+  rules: readonly Rule<string>[] = [],
+): Param<string> {
+  return param(name, Type.String(), 'a string', [longerThan(name, maxLength), ...rules], (value) => value);
+}
+
+/** A non-negative integer: a JSON number or a string of digits. */
+export function countParam(name: string): Param<number> {
+  const base = Type.Union([
+    Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
+    Type.String({ pattern: '^\\d{1,15}$' }),
+  ]);
+  return param(name, base, 'a non-negative integer', [], (value) => Number(value));
+}
+
+/** One of a fixed set of strings. */
+export function enumParam<T extends string>(name: string, allowed: readonly T[]): Param<T> {
+  const base = Type.Union(allowed.map((value) => Type.Literal(value)));
+  const expected = `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
+  return param(name, base, expected, [], (value) => value as T);
 }
 
 /** The longest a duration may be, and why (for the 400). */
@@ -82,10 +171,8 @@ export const TIMER_DURATION: DurationLimit = {
 
 const DURATION_EXPECTED = 'a duration (seconds, or a string such as "90s" or "1h")';
 
-/** Seconds of a duration value (fractions dropped), or undefined when it is not one (no limit applied). */
-function durationSeconds(value: unknown): number | undefined {
-  if (typeof value === 'number' && !Number.isSafeInteger(value)) return undefined;
-  if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+/** Seconds of a duration value (fractions dropped), or undefined when it is not one. */
+export function durationSeconds(value: number | string): number | undefined {
   const parsed = parseSecondsOrDuration(value);
   return parsed.ok && parsed.ns >= 0 ? Math.floor(parsed.ns / 1e9 + 1e-9) : undefined;
 }
@@ -93,123 +180,189 @@ function durationSeconds(value: unknown): number | undefined {
 /**
  * A duration in whole seconds, read as the secrets service reads it (`parseSecondsOrDuration` of
  * `@sked/model`): a non-negative integer of seconds, a string of digits, `"<n>d"` days, or a Go
- * duration string (`"90s"`, `"1h30m"`, `"1.5h"`, `"72h"`). Fractions of a second are dropped. The one helper of every duration parameter of the listener.
- * @param name - Parameter name.
- * @param value - The raw value.
- * @param limit - The longest accepted ({@link TIMER_DURATION} for what a timer waits for).
- * @returns Seconds.
- * @throws 400 naming the parameter, or naming it and the limit for a longer duration.
+ * duration string (`"90s"`, `"1h30m"`, `"1.5h"`, `"72h"`); fractions of a second are dropped; at most
+ * `limit` ({@link TIMER_DURATION} for what a timer waits for).
  */
-export function decodeDuration(name: string, value: unknown, limit: DurationLimit = STORED_DURATION): number {
-  const seconds = durationSeconds(value);
-  if (seconds === undefined) throw invalid(name, DURATION_EXPECTED, value);
-  if (seconds > limit.seconds) {
-    throw badRequest(
+export function durationParam(
+  name: string,
+  limit: DurationLimit = STORED_DURATION,
+  rules: readonly Rule<number | string>[] = [],
+): Param<number> {
+  const base = Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.String()]);
+  const isDuration: Rule<number | string> = {
+    check: (value) => durationSeconds(value) !== undefined,
+    message: (value) => invalidValue(name, DURATION_EXPECTED, value),
+  };
+  const withinLimit: Rule<number | string> = {
+    check: (value) => (durationSeconds(value) ?? 0) <= limit.seconds,
+    message: (value) =>
       `invalid value for "${name}": at most ${limit.seconds} seconds (${limit.reason}), got ${JSON.stringify(value)}`,
-    );
-  }
-  return seconds;
+  };
+  return param(name, base, DURATION_EXPECTED, [isDuration, withinLimit, ...rules], (value) =>
+    durationSeconds(value),
+  );
 }
 
-/**
- * A list of strings: a JSON array of strings or one comma-separated string. Items are trimmed;
- * empty items are dropped; duplicates are removed (first one kept).
- * @param name - Parameter name.
- * @param value - The raw value.
- * @returns The items.
- * @throws 400 naming the parameter.
- */
-export function decodeList(name: string, value: unknown): string[] {
-  let items: string[];
-  if (typeof value === 'string') items = value.split(',');
-  else if (Array.isArray(value) && value.every((v) => typeof v === 'string')) items = value as string[];
-  else throw invalid(name, 'a list of strings or a comma-separated string', value);
-  if (items.length > 10_000) throw badRequest(`"${name}" has more than 10000 items`);
+const MAX_ITEMS = 10_000;
+const MAX_ITEM_LENGTH = 1024;
+
+/** The raw items of a list value (before trimming), or none for `null`. */
+function rawItems(value: readonly string[] | string | null): readonly string[] {
+  return value === null ? [] : typeof value === 'string' ? value.split(',') : value;
+}
+
+/** Items trimmed, empty ones dropped, duplicates removed (the first kept). */
+function listItems(value: readonly string[] | string | null): string[] {
   const out: string[] = [];
-  for (const raw of items) {
+  for (const raw of rawItems(value)) {
     const item = raw.trim();
-    if (item === '' || out.includes(item)) continue;
-    if (item.length > 1024) throw badRequest(`an item of "${name}" is longer than 1024 characters`);
-    if (/[\p{Cc}]/u.test(item)) throw invalid(name, 'names without control characters', item);
-    out.push(item);
+    if (item !== '' && !out.includes(item)) out.push(item);
   }
   return out;
 }
 
-/**
- * Drops the comma-list parameters sent as JSON `null`: the real service treats `null` as absent for
- * its list fields (policies, groups, `token_policies`, `token_bound_cidrs`), so a write behaves as if
- * they were not sent.
- * @param params - The body's parameters.
- * @param lists - Names of the list parameters of the endpoint.
- * @returns The parameters without the `null` lists (a new null-prototype record).
- */
-export function withoutNullLists(
-  params: Record<string, unknown>,
-  lists: readonly string[],
-): Record<string, unknown> {
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [name, value] of Object.entries(params)) {
-    if (value === null && lists.includes(name)) continue;
-    out[name] = value;
-  }
-  return out;
-}
-
-/**
- * One of a fixed set of strings.
- * @param name - Parameter name.
- * @param value - The raw value.
- * @param allowed - The accepted values.
- * @returns The value.
- * @throws 400 naming the parameter and the accepted values.
- */
-export function decodeEnum<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
-  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw invalid(name, `one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`, value);
-}
-
-/**
- * A list of CIDR blocks (a bare IP address counts as a /32 or /128).
- * @param name - Parameter name.
- * @param value - The raw value (list or comma-separated string).
- * @returns The blocks as given.
- * @throws 400 naming the parameter and the bad block.
- */
-export function decodeCidrs(name: string, value: unknown): string[] {
-  const items = decodeList(name, value);
+/** The message of the first item a list refuses, or undefined. */
+function itemProblem(name: string, items: readonly string[]): string | undefined {
   for (const item of items) {
-    const [address = '', bits, ...rest] = item.split('/');
-    const family = isIP(address);
-    const max = family === 6 ? 128 : 32;
-    const ok =
-      family !== 0 &&
-      rest.length === 0 &&
-      (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max));
-    if (!ok) throw invalid(name, 'CIDR blocks such as "10.0.0.0/8"', item);
+    if (item.length > MAX_ITEM_LENGTH)
+      return `an item of "${name}" is longer than ${MAX_ITEM_LENGTH} characters`;
+    if (/\p{Cc}/u.test(item)) return invalidValue(name, 'names without control characters', item);
   }
-  return items;
+  return undefined;
+}
+
+type ListValue = readonly string[] | string | null;
+
+/**
+ * A list of strings: a JSON array of strings or one comma-separated string; JSON `null` counts as not
+ * sent (the service treats `null` as absent for its list fields). Items are trimmed, empty ones dropped,
+ * duplicates removed (the first kept); each at most 1024 characters without control characters.
+ */
+export function listParam(name: string, rules: readonly Rule<ListValue>[] = []): Param<string[]> {
+  const base = Type.Union([Type.Null(), Type.Array(Type.String()), Type.String()]);
+  const count: Rule<ListValue> = {
+    check: (value) => rawItems(value).length <= MAX_ITEMS,
+    message: () => `"${name}" has more than ${MAX_ITEMS} items`,
+  };
+  const items: Rule<ListValue> = {
+    check: (value) => itemProblem(name, listItems(value)) === undefined,
+    message: (value) => itemProblem(name, listItems(value)) ?? '',
+  };
+  return param(
+    name,
+    base,
+    'a list of strings or a comma-separated string',
+    [count, items, ...rules],
+    (value) => (value === null ? undefined : listItems(value)),
+  );
+}
+
+/** Whether a text is a CIDR block (a bare IP address counts as a /32 or /128). */
+function isCidr(item: string): boolean {
+  const [address = '', bits, ...rest] = item.split('/');
+  const family = isIP(address);
+  const max = family === 6 ? 128 : 32;
+  return (
+    family !== 0 &&
+    rest.length === 0 &&
+    (bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= max))
+  );
+}
+
+/** A list of CIDR blocks (a bare IP address counts as a /32 or /128). */
+export function cidrsParam(name: string): Param<string[]> {
+  return listParam(name, [
+    {
+      check: (value) => listItems(value).every(isCidr),
+      message: (value) =>
+        invalidValue(
+          name,
+          'CIDR blocks such as "10.0.0.0/8"',
+          listItems(value).find((item) => !isCidr(item)),
+        ),
+    },
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// An endpoint's parameters
+
+/** How an endpoint words a body that is not an object, and unknown parameters. */
+export interface ParamsWording {
+  /** The 400 for a body that is not a JSON object. */
+  readonly notAnObject: string;
+  /** The 400 for unknown parameters (names in body order). */
+  readonly unknown: (names: readonly string[]) => string;
+}
+
+/** The parameters of one endpoint, as one object schema. */
+export interface ParamSet {
+  /** Parameter names, in definition order. */
+  readonly names: readonly string[];
+  /** The object schema `validate()` checks a body against (every parameter optional, no others). */
+  readonly schema: TSchema;
+  readonly byName: ReadonlyMap<string, Param<unknown>>;
+  readonly wording: ParamsWording;
+}
+
+/** `unknown parameter(s) "a", "b"; this endpoint accepts x, y` (at most 10 names quoted). */
+function unknownParameters(known: readonly string[]): (names: readonly string[]) => string {
+  return (names) => {
+    const list = names.slice(0, 10).map((k) => JSON.stringify(k.length > 60 ? `${k.slice(0, 57)}...` : k));
+    return `unknown parameter${names.length > 1 ? 's' : ''} ${list.join(', ')}; this endpoint accepts ${known.join(', ')}`;
+  };
 }
 
 /**
- * The request body as an object of parameters; refuses a non-object and names unknown parameters.
- * @param body - The parsed JSON body (undefined when empty).
- * @param known - The parameters the endpoint accepts.
- * @returns The body as a record.
- * @throws 400 for a body that is not an object, or for unknown parameters.
+ * The parameters of an endpoint.
+ * @param params - Its parameters.
+ * @param wording - How it words a body that is not an object and unknown parameters (default: as the
+ * configuration and record writes do).
+ * @returns The set, for {@link readParams}.
  */
-export function bodyParameters(body: unknown, known: readonly string[]): Record<string, unknown> {
-  if (body === undefined || body === null) return {};
-  if (typeof body !== 'object' || Array.isArray(body)) {
-    throw badRequest('the request body must be a JSON object of parameters');
+export function paramSet(params: readonly Param<unknown>[], wording?: ParamsWording): ParamSet {
+  const names = params.map((p) => p.name);
+  return {
+    names,
+    schema: Type.Object(Object.fromEntries(params.map((p) => [p.name, Type.Optional(p.schema)])), {
+      additionalProperties: false,
+    }),
+    byName: new Map(params.map((p) => [p.name, p])),
+    wording: wording ?? {
+      notAnObject: 'the request body must be a JSON object of parameters',
+      unknown: unknownParameters(names),
+    },
+  };
+}
+
+/**
+ * Validates a request body against an endpoint's parameters and returns the values to store.
+ * @param set - The endpoint's parameters.
+ * @param body - The parsed JSON body (`undefined` or `null` when empty: no parameters).
+ * @returns The decoded values of the parameters sent, by name (a `null` list is left out).
+ * @throws 400 for a body that is not an object, for unknown parameters, or naming the first bad one.
+ */
+export function readParams(set: ParamSet, body: unknown): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (body === undefined || body === null) return out;
+  const result = validate(set.schema, body);
+  if (!result.ok) throw badRequest(refusalOf(set, body, result.problems));
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+    const decoded = set.byName.get(name)?.decode(value);
+    if (decoded !== undefined) out.set(name, decoded);
   }
+  return out;
+}
+
+function refusalOf(set: ParamSet, body: unknown, problems: Parameters<typeof formatProblems>[0]): string {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return set.wording.notAnObject;
   const record = body as Record<string, unknown>;
-  const unknown = Object.keys(record).filter((key) => !known.includes(key));
-  if (unknown.length > 0) {
-    const list = unknown.slice(0, 10).map((k) => JSON.stringify(k.length > 60 ? `${k.slice(0, 57)}...` : k));
-    throw badRequest(
-      `unknown parameter${unknown.length > 1 ? 's' : ''} ${list.join(', ')}; this endpoint accepts ${known.join(', ')}`,
-    );
+  const unknown = Object.keys(record).filter((name) => !set.byName.has(name));
+  if (unknown.length > 0) return set.wording.unknown(unknown);
+  for (const [name, value] of Object.entries(record)) {
+    const p = set.byName.get(name);
+    if (p !== undefined && problems.some((problem) => problem.path.split('/')[1] === name))
+      return refusal(p, value);
   }
-  return record;
+  return formatProblems(problems); // not reached: every problem is at a parameter
 }

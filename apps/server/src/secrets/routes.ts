@@ -8,7 +8,8 @@ import { HttpError, badRequest } from '../http/errors.js';
 import { sendErrors } from './app.js';
 import { configView } from './config.js';
 import type { LdapMethod } from './method.js';
-import { decodeBool, decodeString } from './params.js';
+import { boolParam, param, paramSet, readParam, readParams, stringParam } from './params.js';
+import Type from 'typebox';
 import type { TokenTable } from './store.js';
 import { lookupView, secretMatches, useToken } from './tokens.js';
 
@@ -69,6 +70,27 @@ function requireRoot(ctx: SecretsRouteContext, request: FastifyRequest): void {
     throw new HttpError(403, 'permission denied');
 }
 
+/** Names in paths (`:name`, `:username`): at most 1024 characters. */
+const PATH_NAMES = { name: stringParam('name', 1024), username: stringParam('username', 1024) } as const;
+/** `?list=true` of a GET that lists. */
+const LIST_QUERY = boolParam('list');
+/** The body of a login: `password`, a string. */
+const LOGIN = paramSet(
+  [
+    param(
+      'password',
+      Type.String(),
+      () => 'invalid value for "password": expected a string',
+      [],
+      (value) => value,
+    ),
+  ],
+  {
+    notAnObject: 'missing password',
+    unknown: (names) => `unknown parameter ${JSON.stringify(names[0])}; login accepts password`,
+  },
+);
+
 /**
  * Checks the name of a group, a user or a login: a string of at most 1024 characters, not blank,
  * without control characters (the routes' path names and `server.seed` both come here).
@@ -77,21 +99,21 @@ function requireRoot(ctx: SecretsRouteContext, request: FastifyRequest): void {
  * @returns The name.
  * @throws 400 naming what is wrong.
  */
-export function checkRecordName(param: string, value: unknown): string {
-  const name = decodeString(param, value, 1024);
+export function checkRecordName(param: 'name' | 'username', value: unknown): string {
+  const name = readParam(PATH_NAMES[param], value) ?? '';
   if (name.trim() === '') throw badRequest(`missing ${param}`);
   if (/\p{Cc}/u.test(name)) throw badRequest(`invalid ${param}: control characters are not allowed`);
   return name;
 }
 
-function pathName(request: FastifyRequest, param: string): string {
+function pathName(request: FastifyRequest, param: 'name' | 'username'): string {
   return checkRecordName(param, (request.params as Record<string, string | undefined>)[param] ?? '');
 }
 
 function isList(request: FastifyRequest): boolean {
   const value = (request.query as Record<string, unknown>)['list'];
   if (value === undefined) return false;
-  return decodeBool('list', Array.isArray(value) ? value.at(-1) : value);
+  return readParam(LIST_QUERY, Array.isArray(value) ? value.at(-1) : value) === true;
 }
 
 function unsupported(): HttpError {
@@ -158,16 +180,8 @@ export function registerSecretsRoutes(app: FastifyInstance, ctx: SecretsRouteCon
   app.all(`${base}/login/:username`, async (request, reply) => {
     if (request.method !== 'POST' && request.method !== 'PUT') throw unsupported();
     const username = pathName(request, 'username');
-    const body = request.body;
-    if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw badRequest('missing password');
-    }
-    const { password, ...rest } = body as Record<string, unknown>;
-    const extra = Object.keys(rest);
-    if (extra.length > 0)
-      throw badRequest(`unknown parameter ${JSON.stringify(extra[0])}; login accepts password`);
-    if (password === undefined) throw badRequest('missing password');
-    if (typeof password !== 'string') throw badRequest('invalid value for "password": expected a string');
+    const password = readParams(LOGIN, request.body).get('password');
+    if (typeof password !== 'string') throw badRequest('missing password');
     // A client that closes its connection before the answer gives the login up (as the real
     // service cancels the request): its directory connections are closed then, not at the end of
     // request_timeout.

@@ -60,31 +60,6 @@ export function optionalAddresses(value: unknown, parameter: string): readonly s
   return value as string[];
 }
 
-/** Checks an optional `Meta`: an object of string values. */
-export function optionalMeta(
-  value: unknown,
-  parameter: string,
-): Readonly<Record<string, string>> | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) {
-    throw new InvalidRequestError(
-      `${parameter} must be an object of string values, but got ${quote(value)}.`,
-      parameter,
-      value,
-    );
-  }
-  for (const [key, item] of Object.entries(value)) {
-    if (typeof item !== 'string') {
-      throw new InvalidRequestError(
-        `${parameter}.${key} must be a string, but got ${quote(item)}.`,
-        parameter,
-        value,
-      );
-    }
-  }
-  return value as Record<string, string>;
-}
-
 /**
  * Checks a peering token without sending it anywhere: base64 of a JSON object. The token is a
  * credential, so the error carries its length, never the token.

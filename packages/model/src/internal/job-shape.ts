@@ -54,7 +54,14 @@ export const JobShape = Type.Object({
   Constraints,
   ParameterizedJob: Type.Optional(Nullable(Type.Object({ Payload: Type.String() }))),
   Periodic: Type.Optional(
-    Nullable(Type.Object({ Enabled: Type.Boolean(), Spec: Type.String(), SpecType: Type.String() })),
+    Nullable(
+      Type.Object({
+        Enabled: Type.Boolean(),
+        Spec: Type.String(),
+        SpecType: Type.String(),
+        TimeZone: Type.Optional(Type.String()),
+      }),
+    ),
   ),
   TaskGroups: Type.Array(GroupShape),
 });

@@ -1,5 +1,5 @@
 import type { Transport } from '@sked/http';
-import type { JobInput, JobParseRequest, JobPlanRequest } from '@sked/model';
+import { JobPlanRequest, JobRegisterRequest, type JobInput, type JobParseRequest } from '@sked/model';
 import { InvalidRequestError } from '../errors.js';
 import {
   attempt,
@@ -30,6 +30,8 @@ export function createJobWrites(transport: Transport): Pick<JobsApi, 'create' | 
             path: '/v1/jobs',
             query: commonQuery(effective),
             body: registerBody(job, options),
+            bodySchema: JobRegisterRequest,
+            bodyName: 'the job register body',
           },
           effective,
         );
@@ -74,6 +76,8 @@ export function createJobWrites(transport: Transport): Pick<JobsApi, 'create' | 
             path: path`/v1/job/${id}`,
             query: commonQuery(effective),
             body: registerBody(body['ID'] === undefined ? ({ ...job, ID: id } as JobInput) : job, options),
+            bodySchema: JobRegisterRequest,
+            bodyName: 'the job register body',
           },
           effective,
         );
@@ -91,7 +95,14 @@ export function createJobWrites(transport: Transport): Pick<JobsApi, 'create' | 
         const effective = registerNamespace(job, options);
         return send(
           transport,
-          { method: 'POST', path: path`/v1/job/${id}/plan`, query: commonQuery(effective), body },
+          {
+            method: 'POST',
+            path: path`/v1/job/${id}/plan`,
+            query: commonQuery(effective),
+            body,
+            bodySchema: JobPlanRequest,
+            bodyName: 'the job plan body',
+          },
           effective,
         );
       }),

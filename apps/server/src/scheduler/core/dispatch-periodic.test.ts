@@ -218,4 +218,56 @@ describe('periodic jobs', () => {
     expect(t.cluster.store.jobs.size).toBe(0);
     await t.cluster.close();
   });
+
+  it('launches on the wall clock of its TimeZone across daylight saving changes', async () => {
+    // Arrange: 01:30 and 02:30 in New York, around the spring-forward (03-08) and fall-back (11-01) days
+    const launchesFrom = async (start: string): Promise<{ next: string | null; launches: string[] }> => {
+      // dead children are kept (no job GC within the test's two days), so each launch is counted
+      const t = testCluster({ startMs: Date.parse(start), gc: { jobThresholdMs: 7 * 86_400_000 } });
+      const periodic = { Spec: '30 1,2 * * *', TimeZone: 'America/New_York' };
+      const job = batchJob('nightly', { run_for: '1s' }, { Periodic: periodic });
+      const next = t.cluster.planJob({ job }).NextPeriodicLaunch;
+      t.cluster.registerJob({ job });
+      // Act
+      t.clock.advance(2 * 86_400_000);
+      const launches = [...t.cluster.store.jobs.items.values()]
+        .filter((j) => j.ParentID === 'nightly')
+        .map((j) => new Date(Number(/periodic-(\d+)$/.exec(j.ID)?.[1]) * 1000).toISOString())
+        .sort();
+      await t.cluster.close();
+      return { next, launches };
+    };
+
+    // Assert
+    expect(await launchesFrom('2026-03-07T12:00:00Z')).toEqual({
+      next: '2026-03-08T06:30:00.000Z', // 01:30 EST
+      launches: [
+        '2026-03-08T06:30:00.000Z',
+        '2026-03-08T07:00:00.000Z', // 02:30 does not exist that day: once, at 03:00 EDT
+        '2026-03-09T05:30:00.000Z', // 01:30 EDT
+        '2026-03-09T06:30:00.000Z', // 02:30 EDT
+      ],
+    });
+    expect(await launchesFrom('2026-10-31T12:00:00Z')).toEqual({
+      next: '2026-11-01T05:30:00.000Z', // 01:30 EDT
+      launches: [
+        '2026-11-01T05:30:00.000Z', // 01:30 comes twice that day: launched the first time only
+        '2026-11-01T07:30:00.000Z', // 02:30 EST
+        '2026-11-02T06:30:00.000Z',
+        '2026-11-02T07:30:00.000Z',
+      ],
+    });
+  });
+
+  it('rejects an unknown TimeZone, naming the field', async () => {
+    const t = testCluster();
+    const periodic = { Spec: '0 3 * * *', TimeZone: 'Europe/Atlantis' };
+    expectError(
+      () => t.cluster.registerJob({ job: batchJob('bad', {}, { Periodic: periodic }) }),
+      400,
+      'Job validation failed: Periodic job has an invalid Periodic.TimeZone: "Europe/Atlantis" is not a known IANA time zone name (such as "America/New_York" or "UTC").',
+    );
+    expect(t.cluster.store.jobs.size).toBe(0);
+    await t.cluster.close();
+  });
 });

@@ -135,6 +135,36 @@ describe('job writes', () => {
     expect(t.index()).toBe(before);
   });
 
+  it("plans the next periodic launch in the job's TimeZone, and refuses an unknown zone", async () => {
+    // Arrange: 03:00 every day in New York (03:00 exists on every day there, DST or not)
+    const periodic = (TimeZone: string) =>
+      jobInput('nightly', { Type: 'batch', Periodic: { Spec: '0 3 * * *', TimeZone } });
+    const hourMinute = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      hourCycle: 'h23',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    // Act
+    const plan = await t.request('POST', '/v1/job/nightly/plan', {
+      body: { Job: periodic('America/New_York') },
+    });
+    const before = t.index();
+    const bad = await t.request('PUT', '/v1/jobs', { body: { Job: periodic('America/Gotham') } });
+    // Assert
+    expect(plan.statusCode).toBe(200);
+    const next = Date.parse(plan.json().NextPeriodicLaunch);
+    expect(hourMinute.format(next)).toBe('03:00');
+    expect(next - Date.now()).toBeGreaterThan(0);
+    expect(next - Date.now()).toBeLessThanOrEqual(25 * 3_600_000);
+    expect([bad.statusCode, bad.headers['content-type'], bad.body]).toEqual([
+      400,
+      'text/plain; charset=utf-8',
+      'Job validation failed: Periodic job has an invalid Periodic.TimeZone: "America/Gotham" is not a known IANA time zone name (such as "America/New_York" or "UTC").',
+    ]);
+    expect(t.index()).toBe(before);
+  });
+
   it('dispatches a parameterized job and enforces the payload limit', async () => {
     await register(
       jobInput('param', {

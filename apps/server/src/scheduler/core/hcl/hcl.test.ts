@@ -227,11 +227,16 @@ describe('parseJobHcl with a parameterized batch job', () => {
   it('parses periodic blocks', async () => {
     const job = await parseJobHcl(
       {
-        hcl: 'job "nightly" {\n  type = "batch"\n  periodic {\n    crons            = ["0 3 * * *"]\n    prohibit_overlap = true\n  }\n  group "g" {\n    task "t" {\n      driver = "mock"\n    }\n  }\n}\n',
+        hcl: 'job "nightly" {\n  type = "batch"\n  periodic {\n    crons            = ["0 3 * * *"]\n    prohibit_overlap = true\n    time_zone        = "America/New_York"\n  }\n  group "g" {\n    task "t" {\n      driver = "mock"\n    }\n  }\n}\n',
       },
       opts,
     );
-    expect(job.Periodic).toEqual({ Spec: '0 3 * * *', SpecType: 'cron', ProhibitOverlap: true });
+    expect(job.Periodic).toEqual({
+      Spec: '0 3 * * *',
+      SpecType: 'cron',
+      ProhibitOverlap: true,
+      TimeZone: 'America/New_York',
+    });
   });
 });
 

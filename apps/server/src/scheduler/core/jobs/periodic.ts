@@ -10,11 +10,11 @@ import type { Txn } from '../state/store.js';
 import type { Evaluation, Job } from '../types.js';
 import { mustJob, upsertJob } from './upsert.js';
 
-/** The next cron launch of a periodic job (ms) after `nowMs`, if it is enabled. */
+/** The next cron launch of a periodic job (ms) after `nowMs`, if it is enabled, in its `TimeZone`. */
 export function nextLaunchOf(job: Job, nowMs: number): number | undefined {
   if (!job.Periodic || !job.Periodic.Enabled || job.Stop || job.ParentID !== '') return undefined;
   try {
-    return nextCronLaunch(parseCron(job.Periodic.Spec), nowMs);
+    return nextCronLaunch(parseCron(job.Periodic.Spec, { timeZone: job.Periodic.TimeZone }), nowMs);
   } catch {
     return undefined;
   }

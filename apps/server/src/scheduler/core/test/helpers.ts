@@ -28,9 +28,14 @@ export function seeded(seed = 42): () => number {
   };
 }
 
-export function testCluster(options: Partial<ClusterOptions> = {}): TestCluster {
-  const clock = manualClock();
-  const cluster = createCluster({ clock, random: seeded(), ...options });
+export function testCluster(
+  options: Partial<ClusterOptions> & {
+    /** Where the manual clock starts (ms since the epoch). */ startMs?: number;
+  } = {},
+): TestCluster {
+  const { startMs, ...clusterOptions } = options;
+  const clock = manualClock(startMs);
+  const cluster = createCluster({ clock, random: seeded(), ...clusterOptions });
   const batches: EventBatch[] = [];
   cluster.onEvents((b) => batches.push(b));
   return {
