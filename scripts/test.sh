@@ -12,6 +12,8 @@ find packages apps tests -maxdepth 2 -name .vitest-result.json -delete 2>/dev/nu
 
 step "build, typecheck, lint"
 turbo run build typecheck lint --concurrency=2 --output-logs=errors-only || status=1
+step "unused exports (knip)"
+pnpm run --silent lint:exports || { echo "knip: remove the exports listed above, or use them"; status=1; }
 step "format check"
 prettier --check . --log-level=warn || { echo "prettier: run 'pnpm format' to fix the files listed above"; status=1; }
 # the tests run even when a check above failed, so one run shows every problem

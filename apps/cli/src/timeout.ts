@@ -1,3 +1,5 @@
+import { parseSecondsOrDuration, timerLimitProblem } from '@sked/model';
+
 import { CliError } from './errors.js';
 
 /**
@@ -5,42 +7,30 @@ import { CliError } from './errors.js';
  * defaults to 60 s).
  */
 export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Longest timeout a Node.js timer holds (2^31-1 ms, about 24.8 days). */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 /** The variable that sets the timeout when `--timeout` is not given. */
 export const TIMEOUT_VAR = 'SKED_CLIENT_TIMEOUT'; // errors.ts names it too
 
-const UNITS: ReadonlyMap<string, number> = new Map([
-  ['ms', 1],
-  ['s', 1000],
-  ['m', 60_000],
-  ['h', 3_600_000],
-]);
-
 /**
- * Reads a timeout: seconds (`30`), or a number with a unit (`500ms`, `90s`, `2m`, `1h`); `0` is none.
+ * Reads a timeout as the secrets service's CLI reads its client timeout (`parseSecondsOrDuration`
+ * of `@sked/model`): seconds (`30`), days (`2d`) or a Go duration (`500ms`, `90s`, `2m`, `1h30m`);
+ * `0` is none.
  * @param text - The value as given.
  * @param where - `--timeout` or the variable, for the error.
  * @returns Milliseconds; 0 for none.
- * @throws {@link CliError} naming `where` and what is accepted.
+ * @throws {@link CliError} naming `where` and what is accepted, or the timer limit (2^31-1 ms).
  */
 export function parseTimeout(text: string, where: string): number {
-  const match = /^\s*(\d{1,15}(?:\.\d{1,6})?)\s*(ms|s|m|h)?\s*$/.exec(text);
-  if (match === null) {
+  const parsed = parseSecondsOrDuration(text);
+  if (!parsed.ok || parsed.ns < 0) {
     throw new CliError(`${where} ${JSON.stringify(text)} is not a duration.`, {
-      hint: 'Give seconds (30) or a number with ms, s, m or h (500ms, 90s, 2m); 0 means no timeout.',
+      hint: 'Give seconds (30) or a duration (500ms, 90s, 2m, 1h30m); 0 means no timeout.',
     });
   }
-  const ms = Math.round(Number(match[1]) * (UNITS.get(match[2] ?? 's') ?? 1000));
-  if (ms > MAX_TIMEOUT_MS) {
-    throw new CliError(
-      `${where} ${JSON.stringify(text)} is longer than ${MAX_TIMEOUT_MS} ms, the most a timer holds.`,
-      {
-        hint: 'Use 0 for no timeout.',
-      },
-    );
+  const tooLong = timerLimitProblem(parsed.ns);
+  if (tooLong !== undefined) {
+    throw new CliError(`${where} ${JSON.stringify(text)} ${tooLong}.`, { hint: 'Use 0 for no timeout.' });
   }
-  return ms;
+  return Math.ceil(parsed.ns / 1e6);
 }
 
 let current = DEFAULT_TIMEOUT_MS;

@@ -2,10 +2,10 @@
  * A CSI volume specification written in HCL, as the reference CLI reads it, turned into the
  * model's `CsiVolumeInput`. The spec has no volume parse endpoint, so the CLI parses it itself.
  */
-import type { CsiVolumeInput } from '@sked/model';
+import { parseByteSize, type CsiVolumeInput } from '@sked/model';
 
 import { CliError } from './errors.js';
-import { childPlace, itemPlace, lineOf, parseHclText, parseSize, type HclPlace } from './hcl-source.js';
+import { childPlace, itemPlace, lineOf, parseHclText, type HclPlace } from './hcl-source.js';
 import { isRecord } from './job-file.js';
 
 /** What to try after an error in an HCL volume file. */
@@ -105,9 +105,9 @@ class Reader {
   /** A size string in bytes. */
   size(value: unknown, place: HclPlace): number {
     const text = this.string(value, place);
-    const bytes = parseSize(text);
-    if (typeof bytes !== 'number') this.fail(place, `"${text}" ${bytes.error}.`);
-    return bytes;
+    const size = parseByteSize(text);
+    if (!size.ok) this.fail(place, `"${text}" ${size.message}.`);
+    return size.bytes;
   }
 
   capability(body: Record<string, unknown>, place: HclPlace, index: number): Capability {

@@ -116,8 +116,14 @@ describe('a server that never answers', () => {
     expect(bad.stderr).toContain('--timeout "soon" is not a duration.');
     const long = await run(['peering', 'list'], { SKED_CLIENT_TIMEOUT: '25d' });
     expect(long.code).toBe(1);
-    expect(long.stderr).toContain('SKED_CLIENT_TIMEOUT "25d" is not a duration.');
+    expect(long.stderr).toContain(
+      'SKED_CLIENT_TIMEOUT "25d" is longer than 2147483647 ms (about 24.8 days), the longest a timer waits.',
+    );
     const huge = await run(['peering', 'list', '--timeout', '600h']);
-    expect(huge.stderr).toContain('is longer than 2147483647 ms, the most a timer holds.');
+    expect(huge.stderr).toContain(
+      'is longer than 2147483647 ms (about 24.8 days), the longest a timer waits.',
+    );
+    const fraction = await run(['peering', 'list', '--timeout', '1.5']);
+    expect(fraction.stderr).toContain('--timeout "1.5" is not a duration.');
   });
 });

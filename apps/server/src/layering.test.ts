@@ -1,5 +1,8 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { serverImports, show, type Import } from '../test/imports.js';
+import { serverImports, show, SRC, type Import } from '../test/imports.js';
 
 /**
  * The layering of the server's parts (see the README, Architecture), checked on the source:
@@ -73,5 +76,45 @@ describe('the server import layering', () => {
       .filter(([from, seen]) => seen.size > 1 && !ROOT.includes(part(from)) && part(from) !== 'durable')
       .map(([from, seen]) => `${from} -> ${[...seen].join(', ')}`);
     expect(bad).toEqual([]);
+  });
+});
+
+/**
+ * ARCHITECTURE.md at the repository root is the map a newcomer reads: it stays true. Every path it
+ * names exists, and every package and every source folder of the repository is named in it.
+ */
+describe('ARCHITECTURE.md', () => {
+  const repo = resolve(SRC, '../../..');
+  const text = readFileSync(join(repo, 'ARCHITECTURE.md'), 'utf8');
+  const TOP = ['packages', 'apps', 'tests'];
+  const named = [...text.matchAll(/(?<![\w/.-])((?:packages|apps|tests|docs|scripts)\/[\w./-]*)/g)]
+    .map((m) => m[1] ?? '')
+    .map((path) => path.replace(/[.,]+$/, ''));
+  const sourceDirs = (dir: string): string[] =>
+    readdirSync(join(repo, dir), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !['node_modules', 'fixtures', 'dist'].includes(e.name))
+      .flatMap((e) => [`${dir}/${e.name}/`, ...sourceDirs(`${dir}/${e.name}`)]);
+  const packages = TOP.flatMap((top) =>
+    readdirSync(join(repo, top), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(join(repo, top, e.name, 'package.json')))
+      .map((e) => `${top}/${e.name}/`),
+  );
+
+  it('names paths, and every one it names exists', () => {
+    expect(named.length).toBeGreaterThan(50);
+    expect(named.filter((path) => !existsSync(join(repo, path)))).toEqual([]);
+  });
+
+  it('names every package of the workspace', () => {
+    expect(packages.length).toBeGreaterThan(10);
+    expect(packages.filter((dir) => !named.includes(dir))).toEqual([]);
+  });
+
+  it('names every source folder', () => {
+    const dirs = packages.flatMap((dir) =>
+      existsSync(join(repo, dir, 'src')) ? [`${dir}src/`, ...sourceDirs(`${dir}src`)] : [],
+    );
+    expect(dirs.length).toBeGreaterThan(40);
+    expect(dirs.filter((dir) => !named.includes(dir))).toEqual([]);
   });
 });

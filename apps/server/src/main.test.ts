@@ -155,7 +155,9 @@ describe('sked-server as a process', { timeout: 60_000 }, () => {
     );
     const r = run(['--scheduler-port', '0', '--acl', '--acl-tokens', file]);
     expect(await r.exited).toBe(1);
-    expect(r.stderr()).toMatch(/unknown capability "drive-car"/);
+    expect(r.stderr()).toMatch(
+      /tokens\[0\]\.namespaces\.default\[0\]: expected one of .* but got the string "drive-car"/,
+    );
     expect(r.stderr() + r.stdout()).not.toContain('do-not-print-me');
   });
 

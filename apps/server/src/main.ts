@@ -4,7 +4,7 @@
  *
  * @packageDocumentation
  */
-import { USAGE, parseCli } from './wiring/cli.js';
+import { USAGE, parseCli, withCliPorts } from './wiring/cli.js';
 import { startServer } from './wiring/server.js';
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -19,7 +19,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   let server;
   try {
-    server = await startServer(command.options);
+    server = await startServer(withCliPorts(command.options));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`sked-server: ${message}\n`);
@@ -31,6 +31,9 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(`secrets root token: ${server.secrets.rootToken}\n`);
   }
   process.stdout.write(`mesh listening on ${server.mesh.url}\n`);
+  if (command.options.faultControl === true) {
+    process.stdout.write(`fault control on ${server.scheduler.url}/v1/sked/faults\n`);
+  }
   if (server.acl.enabled) {
     const name = server.acl.managementName;
     if (server.acl.bootstrapSecret !== undefined) {

@@ -5,7 +5,7 @@ import { goUnquote } from './internal/go-strconv.js';
 import { compileRegex } from './internal/regex.js';
 import { walk } from './internal/walk.js';
 import { resolveLimits, type ParseOptions } from './options.js';
-import { describeToken, FilterRecognitionError } from './parser-errors.js';
+import { FilterRecognitionError } from './parser-errors.js';
 import { FilterParser } from './parser.js';
 import {
   DoubleQuoted,
@@ -36,7 +36,13 @@ export type ParseResult =
       readonly diagnostics: readonly FilterDiagnostic[];
     };
 
-const parser = new FilterParser();
+let parserInstance: FilterParser | undefined;
+
+/** The parser, created on first use (see `filterLexer`). */
+function parser(): FilterParser {
+  parserInstance ??= new FilterParser();
+  return parserInstance;
+}
 
 /** Source text of ASTs returned by parseFilter (for line/column of evaluation errors). */
 const sources = new WeakMap<Expression, string>();
@@ -65,7 +71,7 @@ function shortLiteral(image: string): string {
 
 /** Lexes and checks token-level rules (strings, numbers, nesting). @internal */
 export function lex(text: string, maxDepth: number): { tokens: IToken[]; diagnostics: Draft[] } {
-  const result = filterLexer.tokenize(text);
+  const result = filterLexer().tokenize(text);
   const diagnostics: Draft[] = [];
   for (const e of result.errors) {
     const ch = String.fromCodePoint(text.codePointAt(e.offset) ?? 0);
@@ -169,7 +175,7 @@ function fromRecognition(text: string, e: IRecognitionException): Draft {
     message: e.message,
     offset: atEnd ? text.length : tok.startOffset,
     length: atEnd ? 0 : tok.image.length,
-    expected: parser.expectedOf(e.message),
+    expected: parser().expectedOf(e.message),
   };
 }
 
@@ -182,7 +188,7 @@ export function parseTokens(
   maxClauses: number,
   partial: boolean,
 ): { ast: Expression | undefined; diagnostics: Draft[] } {
-  const result = parser.parse(tokens, text.length, maxClauses, partial);
+  const result = parser().parse(tokens, text.length, maxClauses, partial);
   if ('error' in result) return { ast: undefined, diagnostics: [fromRecognition(text, result.error)] };
   return { ast: result.ast, diagnostics: [] };
 }
@@ -293,5 +299,3 @@ export function parseText(text: string, options?: ParseOptions): ParseResult {
   }
   return { ok: true, ast: parsed.ast };
 }
-
-export { describeToken };

@@ -76,7 +76,7 @@ describe('the lexer: pointer-shaped double-quoted strings', () => {
   test.prop([fc.array(pointerAlphabet, { maxLength: 12 }).map((cs) => cs.join(''))])(
     'a double-quoted string is a PointerString exactly when it has the JSON Pointer shape',
     (body) => {
-      const tokens = filterLexer.tokenize(`"${body}"`).tokens;
+      const tokens = filterLexer().tokenize(`"${body}"`).tokens;
       const shaped = /^(?:\/[\p{L}\p{N}\-_.~:|]+)*$/u.test(body);
       expect(tokens).toHaveLength(1);
       expect(tokens[0]!.tokenType === PointerString).toBe(shaped);

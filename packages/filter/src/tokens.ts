@@ -188,8 +188,13 @@ export const allTokens: TokenType[] = [
   Name,
 ];
 
-/** The lexer, created once. @internal */
-export const filterLexer: Lexer = new Lexer(allTokens, {
-  positionTracking: 'onlyOffset',
-  ensureOptimizations: false,
-});
+let lexer: Lexer | undefined;
+
+/**
+ * The lexer, created on first use (its analysis costs milliseconds that a program importing the
+ * package only to print or build filters should not pay). @internal
+ */
+export function filterLexer(): Lexer {
+  lexer ??= new Lexer(allTokens, { positionTracking: 'onlyOffset', ensureOptimizations: false });
+  return lexer;
+}

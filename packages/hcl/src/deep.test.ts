@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { HclError, hclNesting, MAX_HCL_NESTING, parseHcl } from './index.js';
 import { parseUnguarded } from './parse.js';
-import { parserStats, recycleParser } from './parser-host.js';
+import { parseInWorker, parserStats, recycleParser } from './parser-host.js';
 
 afterAll(() => recycleParser());
 
@@ -112,4 +112,20 @@ describe('a parser failure gives its memory back', () => {
     // a kept instance cost about 130 MB a failure (over 1 GB for 8); a recycled one costs nothing lasting
     expect((process.memoryUsage().rss - before) / 2 ** 20).toBeLessThan(400);
   }, 60_000);
+});
+
+describe('the deadline covers the wait for earlier texts', () => {
+  it('a text still queued at its deadline is answered busy, not parsed, and the worker is kept', async () => {
+    await parseHcl('warm.hcl', 'a = 1\n');
+    // A text the parser takes a while over, then one whose deadline passes while it waits.
+    const slow = Array.from({ length: 40_000 }, (_, i) => `k${i} = "${'v'.repeat(20)}"\n`).join('');
+    const before = parserStats();
+    const first = parseInWorker('slow.hcl', slow);
+    const waiting = await parseInWorker('queued.hcl', 'b = 2\n', 1);
+    expect(waiting).toMatchObject({ ok: false, busy: true, fatal: false });
+    expect(waiting.ok || waiting.message).toMatch(/busy with earlier texts/);
+    expect((await first).ok).toBe(true);
+    expect(parserStats()).toMatchObject({ recycled: before.recycled, started: before.started, live: true });
+    expect(await parseHcl('next.hcl', 'c = 3\n')).toEqual({ c: 3 });
+  });
 });

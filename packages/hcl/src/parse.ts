@@ -12,7 +12,7 @@ export type HclErrorKind =
   | 'syntax'
   /** Nested deeper than {@link MAX_HCL_NESTING}: `line` is where, `message` says it. */
   | 'nesting'
-  /** The parser itself failed (not the text's fault): its worker was terminated, the next call starts another. */
+  /** The parser failed or did not answer in time (not the text's fault): a failed worker is terminated, the next call starts another. */
   | 'parser';
 
 /** A text {@link parseHcl} could not turn into JSON; `message` is a sentence without the caller's prefix. */

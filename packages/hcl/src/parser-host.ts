@@ -8,11 +8,18 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-/** How long one parse may take before its worker is terminated (the input is size-limited by callers). */
+/**
+ * How long one call may take, waiting for earlier texts included: a parse still running then has its
+ * worker terminated; a text still waiting its turn is not parsed at all (the input is size-limited by
+ * callers).
+ */
 export const PARSE_DEADLINE_MS = 10_000;
 
 /** What a parse in the worker gave: the JSON form, or the parser's error message. */
-export type ParseOutcome = { ok: true; value: unknown } | { ok: false; message: string; fatal: boolean };
+export type ParseOutcome =
+  | { ok: true; value: unknown }
+  /** `fatal`: the worker failed (it is terminated); `busy`: the text was never parsed (its deadline passed in the queue). */
+  | { ok: false; message: string; fatal: boolean; busy?: true };
 
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -26,7 +33,7 @@ parentPort.on('message', ({ name, text }) => {
 `;
 
 let worker: Worker | undefined;
-let queue: Promise<unknown> = Promise.resolve();
+let queue: Promise<void> = Promise.resolve();
 let started = 0;
 let recycled = 0;
 
@@ -57,7 +64,7 @@ export async function recycleParser(): Promise<void> {
   await old.terminate();
 }
 
-function runOnce(name: string, text: string): Promise<ParseOutcome> {
+function runOnce(name: string, text: string, deadline: number): Promise<ParseOutcome> {
   worker ??= spawn();
   const current = worker;
   return new Promise<ParseOutcome>((resolve) => {
@@ -73,7 +80,7 @@ function runOnce(name: string, text: string): Promise<ParseOutcome> {
       done({ ok: false, message: `the parser exited (code ${code})`, fatal: true });
     const timer = setTimeout(
       () => done({ ok: false, message: `no answer within ${PARSE_DEADLINE_MS} ms`, fatal: true }),
-      PARSE_DEADLINE_MS,
+      Math.max(0, deadline - Date.now()),
     );
     current.on('message', onMessage).on('error', onError).on('exit', onExit);
     current.ref();
@@ -82,15 +89,39 @@ function runOnce(name: string, text: string): Promise<ParseOutcome> {
 }
 
 /**
- * Parses `text` in the worker, one parse at a time. A failure that is not the text's (a message not
- * starting `parse config:`, a crash, the deadline) terminates the worker before the outcome is given.
+ * Parses `text` in the worker, one parse at a time, within {@link PARSE_DEADLINE_MS} of the call
+ * (`deadlineMs` in tests). A failure that is not the text's (a message not starting `parse config:`,
+ * a crash, the deadline while parsing) terminates the worker before the outcome is given; a text
+ * whose deadline passes while earlier ones are parsed is answered `busy` then, and skipped.
  */
-export function parseInWorker(name: string, text: string): Promise<ParseOutcome> {
-  const result = queue.then(async () => {
-    const outcome = await runOnce(name, text);
-    if (!outcome.ok && (outcome.fatal || !outcome.message.startsWith('parse config:'))) await recycleParser();
-    return outcome;
+export function parseInWorker(
+  name: string,
+  text: string,
+  deadlineMs = PARSE_DEADLINE_MS,
+): Promise<ParseOutcome> {
+  const deadline = Date.now() + deadlineMs;
+  return new Promise<ParseOutcome>((resolve) => {
+    let state: 'queued' | 'running' | 'skipped' = 'queued';
+    // Ends a wait in the queue only: a running parse has its own timer at the same deadline.
+    const timer = setTimeout(() => {
+      if (state !== 'queued') return;
+      state = 'skipped';
+      resolve({
+        ok: false,
+        message: `no answer within ${deadlineMs} ms: the parser was busy with earlier texts`,
+        fatal: false,
+        busy: true,
+      });
+    }, deadlineMs);
+    queue = queue.then(async () => {
+      if (state === 'skipped') return;
+      state = 'running';
+      clearTimeout(timer);
+      const outcome = await runOnce(name, text, deadline);
+      if (!outcome.ok && (outcome.fatal || !outcome.message.startsWith('parse config:')))
+        await recycleParser();
+      resolve(outcome);
+    });
+    queue = queue.catch(() => undefined);
   });
-  queue = result.catch(() => undefined);
-  return result;
 }

@@ -114,14 +114,18 @@ describe('bad input', () => {
     expect(error).toMatchObject({ name: 'ConfigError', source: 'SKED_ADDR', value: '127.0.0.1:4646' });
   });
 
-  it.each(['maybe', 'yes', '2'])('refuses SKED_SKIP_VERIFY=%j', (value) => {
+  it.each(['maybe', 'yes', '2', 'tRuE'])('refuses SKED_SKIP_VERIFY=%j', (value) => {
     const error = configError(() => createTransport({ env: { SKED_SKIP_VERIFY: value } }));
-    expect(error.message).toBe(`SKED_SKIP_VERIFY must be true, false, 1 or 0, got ${JSON.stringify(value)}.`);
+    expect(error.message).toBe(
+      `SKED_SKIP_VERIFY must be a boolean (true, false, 1, 0, t, f), got ${JSON.stringify(value)}.`,
+    );
   });
 
   it.each([
     ['TRUE', false],
     ['1', false],
+    ['t', false],
+    ['F', true],
     ['false', true],
     ['0', true],
   ])('reads SKED_SKIP_VERIFY=%j', (value, rejectUnauthorized) => {

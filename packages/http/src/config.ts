@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-import { Agent } from 'undici';
+import { parseGoBool } from '@sked/model';
 
 import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 import { ConfigError } from './errors.js';
@@ -210,8 +210,8 @@ export type ConfigInput = Pick<
   | 'defaultAddress'
 >;
 
-/** Default address of the scheduling service. @internal */
-export const DEFAULT_ADDRESS = 'http://127.0.0.1:4646';
+/** The address when nothing gives one: the scheduling service's, written once. @since 0.1.0 */
+export const DEFAULT_ADDRESS: string = 'http://127.0.0.1:4646';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -326,15 +326,6 @@ export function resolveConfig(
   return config as unknown as TransportConfig;
 }
 
-/** Creates the undici dispatcher for TLS settings. @internal */
-export function createDispatcher(tls: ResolvedTls): Agent {
-  const connect: Record<string, unknown> = { rejectUnauthorized: tls.rejectUnauthorized };
-  if (tls.ca !== undefined) connect['ca'] = tls.ca;
-  if (tls.cert !== undefined) connect['cert'] = tls.cert;
-  if (tls.key !== undefined) connect['key'] = tls.key;
-  return new Agent({ connect });
-}
-
 function parseAddress(raw: string, source: string): string {
   // Quote the address without credentials, even in the error for a malformed one.
   const shown = raw.replace(/\/\/[^/?#]*@/, `//${REDACTED}@`);
@@ -364,10 +355,13 @@ function parseAddress(raw: string, source: string): string {
 }
 
 function parseBool(raw: string, source: string): boolean {
-  const lower = raw.trim().toLowerCase();
-  if (lower === 'true' || lower === '1') return true;
-  if (lower === 'false' || lower === '0') return false;
-  throw new ConfigError(`${source} must be true, false, 1 or 0, got ${JSON.stringify(raw)}.`, source, raw);
+  const parsed = parseGoBool(raw.trim());
+  if (parsed !== undefined) return parsed;
+  throw new ConfigError(
+    `${source} must be a boolean (true, false, 1, 0, t, f), got ${JSON.stringify(raw)}.`,
+    source,
+    raw,
+  );
 }
 
 function readPem(file: string, source: string, what: string): string {

@@ -29,6 +29,7 @@ export type {
   TransportConfig,
   TransportOptions,
 } from './config.js';
+export { DEFAULT_ADDRESS } from './config.js';
 
 // Endpoints: the one request path of the clients
 export type { CallOptions, EndpointSpec, Expect, PageOptions, WatchOptions } from './endpoint.js';

@@ -1,8 +1,8 @@
 /** One request of a transport: its URL, headers, body, timeout, the fetch, and its failures. */
-import type { Agent } from 'undici';
 
 import { describeCause, isRawBody, readAnswer } from './answer.js';
 import type { FetchInit, FetchLike, TransportConfig } from './config.js';
+import type { TlsFetch } from './tls-fetch.js';
 import { ApiError } from './errors.js';
 import type { ApiResponse, Query, QueryValue, RequestOptions } from './transport.js';
 
@@ -43,8 +43,10 @@ export interface RequestContext {
   readonly redact: (text: string) => string;
   /** Header names in lower case, so that later layers replace earlier ones whatever their case. */
   readonly baseHeaders: Readonly<Record<string, string>>;
-  readonly fetch: FetchLike;
-  readonly dispatcher: Agent | undefined;
+  /** The caller's fetch; absent: Node's global fetch, or undici's with TLS settings. */
+  readonly fetch: FetchLike | undefined;
+  /** The TLS side (undici's dispatcher and fetch), loaded on the first request. */
+  readonly tls: (() => Promise<TlsFetch>) | undefined;
   readonly log: ((line: string) => void) | undefined;
 }
 
@@ -92,7 +94,7 @@ function withTimeout(
 
 /** The `request` function of a transport. */
 export function createRequest(context: RequestContext): <T>(req: RequestOptions) => Promise<ApiResponse<T>> {
-  const { config, redact, dispatcher, fetch: fetchImpl } = context;
+  const { config, redact, tls, fetch: fetchImpl } = context;
   return async <T>(req: RequestOptions): Promise<ApiResponse<T>> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const target = requestHref(config, req.path, req.query);
@@ -143,8 +145,9 @@ export function createRequest(context: RequestContext): <T>(req: RequestOptions)
       if (signal !== undefined) init.signal = signal;
       if (body !== undefined) init.body = body;
       if (body instanceof ReadableStream) init.duplex = 'half';
-      if (dispatcher !== undefined) init.dispatcher = dispatcher;
-      response = await fetchImpl(target, init);
+      const secure = tls === undefined ? undefined : await tls();
+      if (secure !== undefined) init.dispatcher = secure.dispatcher;
+      response = await (fetchImpl ?? secure?.fetch ?? (globalThis.fetch as FetchLike))(target, init);
     } catch (error) {
       return fail(error);
     }

@@ -2,17 +2,16 @@
  * The transport: its public types, {@link createTransport} and the wiring of one transport. A request
  * is made in `request.ts`; its answer is read in `answer.ts`.
  */
-import { fetch as undiciFetch, type Agent } from 'undici';
 
 import {
   type ConfigInput,
-  createDispatcher,
   type FetchLike,
   resolveConfig,
   type TransportConfig,
   type TransportOptions,
 } from './config.js';
 import { redactText, redactUrl } from './redact.js';
+import { lazyTlsFetch, type TlsFetch } from './tls-fetch.js';
 import { createRequest, requestHref, tokenHeaders } from './request.js';
 import type { QueryMeta } from './meta.js';
 
@@ -170,7 +169,8 @@ interface Setup {
   readonly prefix: string;
   readonly fetch: FetchLike | undefined;
   readonly log: ((line: string) => void) | undefined;
-  readonly dispatcher: Agent | undefined;
+  /** The TLS side, loaded on first use (shared by the transports `withDefaults` derives). */
+  readonly tls: (() => Promise<TlsFetch>) | undefined;
 }
 
 /**
@@ -221,20 +221,16 @@ export function createTransport(options: TransportOptions = {}): Transport {
     prefix: options.envPrefix ?? 'SKED_',
     fetch: options.fetch,
     log: options.log,
-    dispatcher: undefined,
+    tls: undefined,
   });
 }
 
 function build(setup: Setup): Transport {
   const config = resolveConfig(setup.input, setup.env, setup.prefix);
-  const dispatcher =
-    setup.dispatcher ?? (config.tls === undefined ? undefined : createDispatcher(config.tls));
+  const tls = setup.tls ?? (config.tls === undefined ? undefined : lazyTlsFetch(config.tls));
   const secrets = [config.token];
   const redact = (text: string): string =>
     /^[a-z][a-z0-9+.-]*:\/\/\S*$/i.test(text) ? redactUrl(text, secrets) : redactText(text, secrets);
-  const fetchImpl: FetchLike =
-    setup.fetch ??
-    (dispatcher === undefined ? (globalThis.fetch as FetchLike) : (undiciFetch as unknown as FetchLike));
 
   const url = (path: string, query?: Query): URL => new URL(requestHref(config, path, query));
   const authHeaders = (): Record<string, string> => tokenHeaders(config);
@@ -249,8 +245,8 @@ function build(setup: Setup): Transport {
     config,
     redact,
     baseHeaders,
-    fetch: fetchImpl,
-    dispatcher,
+    fetch: setup.fetch,
+    tls,
     log: setup.log,
   });
 
@@ -265,7 +261,7 @@ function build(setup: Setup): Transport {
         prefix: setup.prefix,
         fetch: 'fetch' in defaults ? defaults.fetch : setup.fetch,
         log: 'log' in defaults ? defaults.log : setup.log,
-        dispatcher: keepDispatcher ? dispatcher : undefined,
+        tls: keepDispatcher ? tls : undefined,
       });
     },
     url,

@@ -79,6 +79,16 @@ describe('diffJobs', () => {
     },
   );
 
+  it('finds no difference between lists of objects whose keys come in another order', () => {
+    const constraint = { LTarget: '${attr.kernel.name}', RTarget: 'linux', Operand: '=' };
+    const reversed = { Operand: '=', RTarget: 'linux', LTarget: '${attr.kernel.name}' };
+    const a = canonicalizeJob({ ...base, Constraints: [constraint] });
+    const b = { ...a, Constraints: [reversed] };
+    expect(JSON.stringify(a.Constraints)).not.toBe(JSON.stringify(b.Constraints));
+    expect(diffJobs(a, b).Type).toBe('None');
+    expect(diffJobs(a, { ...a, Constraints: [{ ...reversed, RTarget: 'darwin' }] }).Type).toBe('Edited');
+  });
+
   it('diffs a new job as Added and ignores indexes, status and version', () => {
     expect(diffJobs(undefined, v0).Type).toBe('Added');
     expect(diffJobs(v0, undefined).Type).toBe('Deleted');

@@ -15,6 +15,7 @@ import {
 import type { TaskGroup } from './task-group.js';
 import type { Task } from './task.js';
 import { ownValue } from './own.js';
+import { jsonEqual } from './json-equal.js';
 
 const JOB_IGNORED = new Set([
   'ID',
@@ -95,15 +96,9 @@ function diffInto(name: string, a: Value, b: Value, fields: FieldDiff[], objects
         });
       return;
     }
-    const ka = la.map((x) => JSON.stringify(x));
-    const kb = lb.map((x) => JSON.stringify(x));
     const single = singular(name);
-    la.forEach((x, i) => {
-      if (!kb.includes(ka[i] ?? '')) objects.push(objectDiff(single, x, undefined));
-    });
-    lb.forEach((x, i) => {
-      if (!ka.includes(kb[i] ?? '')) objects.push(objectDiff(single, undefined, x));
-    });
+    for (const x of la) if (!lb.some((y) => jsonEqual(x, y))) objects.push(objectDiff(single, x, undefined));
+    for (const y of lb) if (!la.some((x) => jsonEqual(x, y))) objects.push(objectDiff(single, undefined, y));
     return;
   }
   const oa = isObj(a) ? a : undefined;

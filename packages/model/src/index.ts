@@ -227,6 +227,20 @@ export {
 } from './names.js';
 export { cronProblem, nextCronLaunch, parseCron } from './cron.js';
 export type { CronSpec } from './cron.js';
+// Values written as text, read as the services read them (Go's duration and bool, byte sizes)
+export {
+  formatGoDuration,
+  MAX_TIMER_MS,
+  parseGoDuration,
+  parseSecondsOrDuration,
+  timerLimitProblem,
+} from './go-duration.js';
+export type { DurationResult } from './go-duration.js';
+export { parseGoBool } from './go-bool.js';
+export { parseByteSize } from './byte-size.js';
+export type { ByteSizeResult } from './byte-size.js';
+// Deep equality of JSON values as the services read them
+export { jsonEqual } from './json-equal.js';
 // Records keyed by names from input (own keys only)
 export { nullRecord, ownValue, setOwn } from './own.js';
 // Helpers types used in the inferred schema types

@@ -12,6 +12,7 @@ import { cronProblem, nextCronLaunch, parseCron } from './cron.js';
 import { ValidationError } from './errors.js';
 import { EventEnvelope } from './event.js';
 import { jobProblems } from './job-problems.js';
+import { jsonEqual } from './json-equal.js';
 import { isEventOf } from './typed-event.js';
 import { formatProblems, validate } from './validate.js';
 
@@ -113,5 +114,18 @@ describe('Typed events', () => {
     }
     // README end: Typed events
     expect(logged).toEqual(expected);
+  });
+});
+
+describe('Equality of JSON values', () => {
+  it('answers what the README says', () => {
+    expect(ran('Equality of JSON values').split('\n')).toHaveLength(3);
+    expect(ran('Equality of JSON values')).toBe(documented('Equality of JSON values'));
+    // README start: Equality of JSON values
+    const reordered = jsonEqual({ Cpu: 100, MemoryMB: 256 }, { MemoryMB: 256, Cpu: 100 }); // true
+    const nullIsAbsent = jsonEqual({ Meta: null }, {}); // true
+    const listsAreOrdered = jsonEqual([1, 2], [2, 1]); // false
+    // README end: Equality of JSON values
+    expect([reordered, nullIsAbsent, listsAreOrdered]).toEqual([true, true, false]);
   });
 });

@@ -1,3 +1,5 @@
+import { parseGoDuration } from '@sked/model';
+
 /**
  * Default blocking time when a request names no `wait`: 5 minutes, in milliseconds.
  * @since 0.1.0
@@ -28,27 +30,11 @@ export type ParseWaitResult =
       readonly message: 'Invalid wait time';
     };
 
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  μs: 1e-3,
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-const DURATION = /^[-+]?(?:(?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/;
-const PART = /(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g;
-/** Longest duration Go's parser accepts (2^63-1 ns), in ms. */
-const GO_MAX_MS = 9_223_372_036_854.775;
-
 /**
  * Parses the `wait` query parameter of a blocking query, as the service does.
  *
  * @remarks
- * Accepts Go duration strings: one or more `<number><unit>` parts with units `ns`, `us`, `ms`, `s`,
+ * Accepts Go duration strings (`parseGoDuration` of `@sked/model`, Go's `time.ParseDuration`): one or more `<number><unit>` parts with units `ns`, `us`, `ms`, `s`,
  * `m`, `h` (`"10s"`, `"5m"`, `"1h30m"`, `"300ms"`, `"1.5s"`), and a bare `"0"`. Absent, empty, zero or
  * negative means the default of 5 minutes; more than 10 minutes is capped at 10 minutes. Anything
  * else (spaces, unknown units, a number without a unit) is `Invalid wait time`. The random extra
@@ -66,15 +52,10 @@ const GO_MAX_MS = 9_223_372_036_854.775;
  */
 export function parseWait(text: string | undefined): ParseWaitResult {
   if (text === undefined || text === '') return { ok: true, ms: DEFAULT_WAIT_MS };
-  if (text === '0' || text === '+0' || text === '-0') return { ok: true, ms: DEFAULT_WAIT_MS };
-  if (!DURATION.test(text)) return { ok: false, message: 'Invalid wait time' };
-  let ms = 0;
-  for (const match of text.matchAll(PART)) {
-    ms += Number(match[1]) * (UNIT_MS[match[2] ?? ''] ?? Number.NaN);
-  }
-  if (!Number.isFinite(ms) || ms > GO_MAX_MS) return { ok: false, message: 'Invalid wait time' };
-  if (text.startsWith('-') || ms <= 0) return { ok: true, ms: DEFAULT_WAIT_MS };
-  return { ok: true, ms: Math.min(ms, MAX_WAIT_MS) };
+  const parsed = parseGoDuration(text);
+  if (!parsed.ok) return { ok: false, message: 'Invalid wait time' };
+  if (parsed.ns <= 0) return { ok: true, ms: DEFAULT_WAIT_MS };
+  return { ok: true, ms: Math.min(parsed.ns / 1e6, MAX_WAIT_MS) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import {
   createTransport,
+  DEFAULT_ADDRESS,
   isTransport,
   type Transport,
   type TransportDefaults,
@@ -14,8 +15,8 @@ import { createJobsApi } from './jobs.js';
 import type { JobsApi } from './jobs/api.js';
 import { createVolumesApi, type VolumesApi } from './volumes.js';
 
-/** Default address of the scheduling service. */
-export const SCHEDULER_DEFAULT_ADDRESS = 'http://127.0.0.1:4646';
+/** Default address of the scheduling service (`http://127.0.0.1:4646`): `@sked/http`'s `DEFAULT_ADDRESS`, written once there. */
+export const SCHEDULER_DEFAULT_ADDRESS: string = DEFAULT_ADDRESS;
 /** Prefix of the environment variables the scheduling service client reads (`SKED_ADDR`, ...). */
 export const SCHEDULER_ENV_PREFIX = 'SKED_';
 

@@ -1,8 +1,9 @@
 // The two apps as a user installs them: the packed tarballs installed with plain npm and
 // --ignore-scripts (no build script runs, no compiler needed) into a project outside the
 // workspace, then run from their bins with npx: the demo server answers, the CLI lists its jobs,
-// `sked alloc exec -t` gets a real terminal in a task, an old Node gets one clear line, and the
-// install sizes stay within the budgets the READMEs state.
+// `sked alloc exec -t` gets a real terminal in a task, `startServer()` of the installed package
+// serves the demo on free ports and disposes with `await using`, an old Node gets one clear line,
+// and the install sizes stay within the budgets the READMEs state.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -95,6 +96,44 @@ describe('sked-server and sked installed with npm --ignore-scripts outside the w
     // fails on a pipe), and the terminal turned each newline into CR LF
     expect(result.stdout).toMatch(/^\/dev\/\S+\r\n\d+ \d+\r\n$/);
     expect(result.stdout).not.toContain('not a tty');
+  });
+
+  it('startServer({ demo: true }) of the installed package serves the demo on free ports and disposes with await using', async () => {
+    const script = [
+      "import { startServer } from '@sked/server';",
+      'let url;',
+      '{',
+      '  await using server = await startServer({ demo: true });',
+      '  url = server.scheduler.url;',
+      '  const urls = [server.scheduler.url, server.secrets.url, server.mesh.url];',
+      '  const jobs = await (await fetch(`${url}/v1/jobs`)).json();',
+      '  console.log(JSON.stringify({ urls, jobs: jobs.map((job) => job.ID) }));',
+      '}',
+      "const after = await fetch(`${url}/v1/jobs`).then(() => 'answered', () => 'closed');",
+      'console.log(JSON.stringify({ after }));',
+    ].join('\n');
+    writeFileSync(join(project, 'fixture.mjs'), script);
+    // the process ends by itself once the block is left: nothing of the server keeps it alive
+    const result = await run(process.execPath, ['fixture.mjs'], { cwd: project, timeoutMs: 60_000 });
+    const [served, disposed] = result.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
+    const { urls, jobs } = served as { urls: string[]; jobs: string[] };
+    const ports = urls.map((url) => new URL(url));
+    expect(ports.map((url) => url.hostname)).toEqual(['127.0.0.1', '127.0.0.1', '127.0.0.1']);
+    expect(new Set(ports.map((url) => url.port)).size).toBe(3);
+    for (const url of ports) expect(['4646', '8200', '8500']).not.toContain(url.port);
+    expect(jobs).toEqual([
+      'cache',
+      'flaky-import',
+      'nightly-backup',
+      'node-cleanup',
+      'report',
+      'transcode',
+      'web',
+    ]);
+    expect(disposed).toEqual({ after: 'closed' });
   });
 
   it.each([

@@ -1,6 +1,7 @@
 /**
  * Collects the TypeScript examples a reader sees: the ```ts blocks of the site's front page and
- * guides (each document one program, its blocks in order), and every `@example` block of the
+ * guides (each document one program, its blocks in order; a block importing vitest is a test file,
+ * run by tests/e2e instead), and every `@example` block of the
  * published packages' TSDoc (each one a fragment that uses its package's exports by name).
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -80,7 +81,11 @@ export function documentExamples(root = repoRoot): Example[] {
     const text = readFileSync(file, 'utf8');
     return {
       origin: relative(root, file),
-      code: markdownBlocks(text).join('\n'),
+      // a block that imports vitest is a test file (the testing guide's), run by vitest in
+      // tests/e2e (src/guide-testing.test.ts holds it line by line), not part of the program
+      code: markdownBlocks(text)
+        .filter((block) => !/^import .* from 'vitest';$/m.test(block))
+        .join('\n'),
       runnable: true,
       cli: cliLines(text),
     };

@@ -73,13 +73,6 @@ async function stop(command: Command): Promise<number> {
   });
 }
 
-/** The task a command names, or the allocation's only task; several tasks need a name. */
-export function pickTask(alloc: Allocation, task: string | undefined): string | undefined {
-  if (task !== undefined) return task;
-  const tasks = Object.keys(alloc.TaskStates ?? {});
-  return tasks.length === 1 ? tasks[0] : undefined;
-}
-
 async function lifecycle(
   ctx: SchedulerContext,
   id: string,

@@ -7,7 +7,6 @@ import { withInterrupt } from '../interrupt.js';
 import { readInput } from '../job-file.js';
 import { monitor, type MonitorTarget } from '../monitor.js';
 import { keyValues, toJson } from '../output.js';
-import { createProgress } from '../progress.js';
 import { resolveJob } from '../resolve.js';
 
 /**
@@ -33,6 +32,8 @@ export async function follow(
     namespace: job.Namespace,
     followDeployment: options.followDeployment === true,
   };
+  // the live view's libraries (log-update, its width tables) load only for a command that follows
+  const { createProgress } = await import('../progress.js');
   return monitor(
     ctx.client,
     target,

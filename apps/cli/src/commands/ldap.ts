@@ -1,4 +1,4 @@
-import { nullRecord } from '@sked/model';
+import { nullRecord, parseGoBool } from '@sked/model';
 import { ApiError, type LdapConfigRequest } from '@sked/secrets-client';
 import { Command } from 'commander';
 
@@ -51,9 +51,9 @@ export function configValues(
   const out = nullRecord<string | number | boolean>();
   for (const [key, value] of Object.entries(pairs)) {
     if (BOOLEAN_KEYS.has(key)) {
-      if (!/^(true|false|1|0)$/i.test(value))
-        throw new CliError(`${key} takes true or false, not "${value}".`);
-      out[key] = /^(true|1)$/i.test(value);
+      const parsed = parseGoBool(value);
+      if (parsed === undefined) throw new CliError(`${key} takes true or false, not "${value}".`);
+      out[key] = parsed;
     } else if (INTEGER_KEYS.has(key)) {
       if (!/^\d{1,15}$/.test(value))
         throw new CliError(`${key} takes a non-negative integer, not "${value}".`);

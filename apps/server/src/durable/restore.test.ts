@@ -98,6 +98,7 @@ describe('--data-dir', { timeout: 60_000 }, () => {
     expect(s.submissions.size).toBe(before.submissions);
     expect([...s.volumes.items.values()]).toEqual(before.volumes);
     expect([...s.nodes.items.values()]).toEqual(before.nodes);
+    expect(before.evals.length).toBeGreaterThan(0);
     for (const e of before.evals) expect(s.evals.get(e.ID)).toBeDefined();
     expect(s.volumes.watch.current).toBe(before.volumesIndex);
     expect(s.index).toBeGreaterThan(before.index);
@@ -110,6 +111,7 @@ describe('--data-dir', { timeout: 60_000 }, () => {
       });
     }
     // The tasks died with the previous process: their allocations are lost and replaced.
+    expect(running.length).toBeGreaterThan(0);
     for (const x of running) expect(s.allocs.get(x.ID)?.ClientStatus).toBe('lost');
     await until(async () => {
       const allocs = (await call(b, 'GET', '/v1/allocations')).json() as { ClientStatus: string }[];

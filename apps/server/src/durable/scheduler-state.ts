@@ -79,6 +79,9 @@ export function openSchedulerState(
   );
 
   let pending = new Map<TableName, Map<string, unknown>>();
+  // The index of each pending table's last write: a flush covers several commits, and a table's
+  // stored index is the one its blocking queries saw, not the batch's last.
+  let pendingTables = new Map<TableName, number>();
   let pendingIndex = 0;
   let durableIndex = restored?.index ?? 0;
   let waiting: Deferred | undefined;
@@ -92,9 +95,11 @@ export function openSchedulerState(
     scheduled = false;
     if (failure !== undefined || pendingIndex <= durableIndex) return;
     const writes = pending;
+    const tableIndexes = pendingTables;
     const index = pendingIndex;
     const done = waiting;
     pending = new Map();
+    pendingTables = new Map();
     waiting = undefined;
     try {
       db.exec('BEGIN');
@@ -111,7 +116,7 @@ export function openSchedulerState(
           put.run(table, id, JSON.stringify(value));
           if (lazy) putHead.run(table, id, headOf(table, value));
         }
-        setMeta.run(`table:${table}`, String(index));
+        setMeta.run(`table:${table}`, String(tableIndexes.get(table) ?? index));
       }
       setMeta.run('index', String(index));
       db.exec('COMMIT');
@@ -152,6 +157,7 @@ export function openSchedulerState(
         let p = pending.get(table);
         if (p === undefined) pending.set(table, (p = new Map()));
         for (const [id, value] of items) p.set(id, value);
+        if (items.size > 0) pendingTables.set(table, change.index);
       }
       pendingIndex = change.index;
       if (!scheduled) {

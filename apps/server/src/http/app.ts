@@ -210,7 +210,7 @@ function fromBrowser(headers: FastifyRequest['headers']): boolean {
  * @param headers - The request headers.
  * @returns Whether it is an upgrade request.
  */
-function isUpgrade(headers: FastifyRequest['headers']): boolean {
+export function isUpgrade(headers: FastifyRequest['headers']): boolean {
   const connection = headers.connection ?? '';
   return headers.upgrade !== undefined && /(^|,)\s*upgrade\s*(,|$)/i.test(connection);
 }

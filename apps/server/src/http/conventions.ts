@@ -1,4 +1,4 @@
-import { FilterConflictMessage, namespaceNameProblem } from '@sked/model';
+import { FilterConflictMessage, namespaceNameProblem, parseGoBool } from '@sked/model';
 
 import { badRequest } from './errors.js';
 
@@ -18,20 +18,9 @@ export function queryString(query: Query, name: string): string | undefined {
 }
 
 /**
- * Every value of a repeated query parameter.
- * @param query - The parsed query string.
- * @param name - Parameter name.
- * @returns The values, in order (empty when absent).
- */
-export function queryStrings(query: Query, name: string): string[] {
-  const value = query[name];
-  if (value === undefined) return [];
-  return Array.isArray(value) ? [...value] : [value];
-}
-
-/**
- * Reads a boolean query parameter the way the service does (`true`/`false`, `1`/`0`, `t`/`f`, any
- * case); an empty value counts as `true` (a bare `?purge`).
+ * Reads a boolean query parameter the way the service does (Go's `strconv.ParseBool`, `parseGoBool`
+ * of `@sked/model`: `true`/`false`, `1`/`0`, `t`/`f`, `TRUE`, `True`, ...); an empty value counts as
+ * `true` (a bare `?purge`).
  * @param query - The parsed query string.
  * @param name - Parameter name.
  * @param fallback - Value when absent.
@@ -41,21 +30,11 @@ export function queryStrings(query: Query, name: string): string[] {
 export function queryBool(query: Query, name: string, fallback: boolean): boolean {
   const value = queryString(query, name);
   if (value === undefined) return fallback;
-  switch (value.toLowerCase()) {
-    case '':
-    case 'true':
-    case '1':
-    case 't':
-      return true;
-    case 'false':
-    case '0':
-    case 'f':
-      return false;
-    default:
-      throw badRequest(
-        `Failed to parse value of ${JSON.stringify(name)} (${JSON.stringify(value)}) as a bool`,
-      );
+  const parsed = value === '' ? true : parseGoBool(value);
+  if (parsed === undefined) {
+    throw badRequest(`Failed to parse value of ${JSON.stringify(name)} (${JSON.stringify(value)}) as a bool`);
   }
+  return parsed;
 }
 
 /**

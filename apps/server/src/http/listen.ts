@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { FaultInjector } from './faults.js';
 import type { LocalOnlyOptions } from './local-only.js';
 
 /**
@@ -44,6 +45,30 @@ export function gracefulClose(app: FastifyInstance, graceMs = 2000): () => Promi
   };
 }
 
+/**
+ * Makes a service's app listen where its options say: on a listen error (a port in use) the app and
+ * what `release` frees are closed before the error is rethrown.
+ * @param app - The service's app, its routes and guards registered.
+ * @param options - Address and port.
+ * @param release - Frees what the service holds besides the app (its cluster, its timers).
+ * @returns The service's base address, its port and its graceful {@link gracefulClose}.
+ */
+export async function listenService(
+  app: FastifyInstance,
+  options: Pick<ServiceListenOptions, 'host' | 'port'>,
+  release?: () => unknown,
+): Promise<{ url: string; port: number; close: () => Promise<void> }> {
+  try {
+    await app.listen({ host: options.host, port: options.port });
+  } catch (error) {
+    await app.close().catch(() => undefined);
+    await release?.();
+    throw error;
+  }
+  const port = listeningPort(app, options.port);
+  return { url: `http://${hostForUrl(options.host)}:${port}`, port, close: gracefulClose(app) };
+}
+
 /** What every service's `startXService` takes: where to listen and the shared HTTP limits. */
 export interface ServiceListenOptions {
   /** Address to listen on. */
@@ -54,6 +79,8 @@ export interface ServiceListenOptions {
   readonly maxBody?: number | undefined;
   /** Hosts accepted besides the listener's own address and loopback (see `guardLocalOnly`). */
   readonly localOnly?: LocalOnlyOptions | undefined;
+  /** The server's fault injector, installed on the listener after its local-only guard. @defaultValue none */
+  readonly faults?: FaultInjector | undefined;
 }
 
 /** What every service's `startXService` returns: a listening service. */

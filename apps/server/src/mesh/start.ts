@@ -1,12 +1,6 @@
 import { DEFAULTS } from '../defaults.js';
 import { createHttpApp } from '../http/app.js';
-import {
-  gracefulClose,
-  hostForUrl,
-  listeningPort,
-  type RunningService,
-  type ServiceListenOptions,
-} from '../http/listen.js';
+import { hostForUrl, listenService, type RunningService, type ServiceListenOptions } from '../http/listen.js';
 import { guardLocalOnly } from '../http/local-only.js';
 import type { PeeringAcl } from './access.js';
 import type { ExchangeLimits } from './dialer.js';
@@ -62,6 +56,7 @@ export async function startMeshService(options: StartMeshOptions): Promise<Runni
   const shutdown = new AbortController();
   const app = createHttpApp(options.maxBody === undefined ? {} : { maxBody: options.maxBody });
   guardLocalOnly(app, options.localOnly ?? {});
+  options.faults?.install(app, { service: 'mesh' });
   app.addHook('preClose', (done) => {
     shutdown.abort();
     service.close();
@@ -69,16 +64,9 @@ export async function startMeshService(options: StartMeshOptions): Promise<Runni
   });
   registerPeeringRoutes(app, { service, acl: options.acl, shutdown: shutdown.signal });
   registerInternalRoutes(app, service);
-  try {
-    await app.listen({ host: options.host, port: options.port });
-  } catch (error) {
-    service.close();
-    await app.close().catch(() => undefined);
-    throw error;
-  }
-  const port = listeningPort(app, options.port);
+  const { url, port, close } = await listenService(app, options, () => service.close());
   const dialHost =
     options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : hostForUrl(options.host);
   service.setAddresses([`${dialHost}:${port}`]);
-  return { url: `http://${hostForUrl(options.host)}:${port}`, app, service, close: gracefulClose(app) };
+  return { url, app, service, close };
 }

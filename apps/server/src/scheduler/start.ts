@@ -5,15 +5,10 @@
 import { ownValue } from '@sked/model';
 import { DEFAULTS } from '../defaults.js';
 import { createHttpApp } from '../http/app.js';
-import {
-  gracefulClose,
-  hostForUrl,
-  listeningPort,
-  type RunningService,
-  type ServiceListenOptions,
-} from '../http/listen.js';
+import { listenService, type RunningService, type ServiceListenOptions } from '../http/listen.js';
 import { guardLocalOnly } from '../http/local-only.js';
 import type { Acl } from './acl/index.js';
+import { requireManagement } from './acl/enforce.js';
 import { ClusterError, createCluster, type GcOptions, type StoreOptions } from './core/index.js';
 import { loadDemo } from './demo.js';
 import { createEventBroker, registerEventStreamRoute } from './events/index.js';
@@ -23,8 +18,9 @@ import {
   registerExecRoute,
   type ExecAllocation,
 } from './exec/index.js';
-import type { SchedulerCluster, TokenLookup } from './routes/common.js';
+import type { SchedulerCluster, SchedulerRouteContext, TokenLookup } from './routes/common.js';
 import { registerSchedulerRoutes, rpcAddressOf } from './routes/index.js';
+import { createSchedulerSeeder, type SchedulerSeeder } from './seed.js';
 
 /** Options of {@link startSchedulerService}. */
 export interface StartSchedulerOptions extends ServiceListenOptions {
@@ -58,6 +54,8 @@ export interface StartSchedulerOptions extends ServiceListenOptions {
 export interface RunningScheduler extends RunningService {
   /** The cluster behind the API. */
   readonly cluster: SchedulerCluster;
+  /** Seeding from code through the endpoints' own paths (`server.seed`, `server.reset()`). */
+  readonly seed: SchedulerSeeder;
 }
 
 function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAllocation | undefined {
@@ -112,6 +110,10 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     readIndex: () => cluster.store.index,
   });
   guardLocalOnly(app, options.localOnly ?? {});
+  options.faults?.install(app, {
+    service: 'scheduler',
+    authorize: (request) => void requireManagement(acl, request),
+  });
   // Nothing leaves the process before it is durable: a write is answered once its commit is on
   // disk, and a read never shows what a crash could still undo.
   app.addHook('onSend', (_request, _reply, payload, done) => {
@@ -127,14 +129,15 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     shutdown.abort();
     done();
   });
-  registerSchedulerRoutes(app, {
+  const routes: SchedulerRouteContext = {
     cluster,
     acl,
     region,
     shutdown: shutdown.signal,
     rpcAddress: rpcAddressOf(host),
     ...(options.secretsTokens === undefined ? {} : { secretsTokens: options.secretsTokens }),
-  });
+  };
+  registerSchedulerRoutes(app, routes);
   registerEventStreamRoute(app, {
     broker,
     acl,
@@ -151,18 +154,18 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
   try {
     // A restored state already holds the demo jobs (or what became of them).
     if (options.demo === true && options.persistence?.restored === undefined) loadDemo(cluster);
-    await app.listen({ host, port: options.port });
   } catch (error) {
     await app.close().catch(() => undefined);
     await cluster.close();
     throw error;
   }
-  const closeApp = gracefulClose(app);
+  const { url, close: closeApp } = await listenService(app, options, () => cluster.close());
   let closed: Promise<void> | undefined;
   return {
-    url: `http://${hostForUrl(host)}:${listeningPort(app, options.port)}`,
+    url,
     app,
     cluster,
+    seed: createSchedulerSeeder(routes, { demo: options.demo === true }),
     close() {
       closed ??= closeApp().then(() => cluster.close());
       return closed;

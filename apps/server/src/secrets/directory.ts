@@ -170,11 +170,18 @@ async function userDnAfterBind(
   }
 }
 
+/**
+ * The most group entries a login reads from the directory: the search asks for one more, and a
+ * user found in more fails the login (a silently truncated list would drop policies).
+ */
+export const MAX_DIRECTORY_GROUPS = 10_000;
+
 async function searchGroups(
   client: Client,
   settings: LdapSettings,
   userDn: string,
   username: string,
+  maxGroups: number,
 ): Promise<string[]> {
   if (settings.groupdn === '' || settings.groupfilter === '') return [];
   const attribute = settings.groupattr === '' ? 'cn' : settings.groupattr;
@@ -185,10 +192,16 @@ async function searchGroups(
       scope: 'sub',
       filter,
       attributes: [attribute],
+      sizeLimit: maxGroups + 1,
     }));
   } catch (error) {
     throw new LoginFailure(
       `LDAP search for groups failed using filter ${JSON.stringify(filter)}: ${describe(error)}`,
+    );
+  }
+  if (entries.length > maxGroups) {
+    throw new LoginFailure(
+      `LDAP search for groups using filter ${JSON.stringify(filter)} found more than ${maxGroups} entries, the most a login reads`,
     );
   }
   const names = new Set<string>();
@@ -208,6 +221,7 @@ async function loginOn(
   connections: Connections,
   username: string,
   password: string,
+  maxGroups: number,
 ): Promise<DirectoryLogin> {
   const client = await dial(settings, raw, ms, connections);
   const { dn: bindDn, names: searched } = await userBindDn(client, settings, username);
@@ -227,7 +241,7 @@ async function loginOn(
       : searcher;
     return {
       userDn,
-      groups: await searchGroups(groupClient, settings, userDn, username),
+      groups: await searchGroups(groupClient, settings, userDn, username, maxGroups),
       name: directoryName(settings, names, username),
     };
   };
@@ -256,6 +270,7 @@ async function loginOn(
  * @param username - The username from the login path (case preserved).
  * @param password - The password from the body.
  * @param signal - Aborted when the caller gives up: the login stops and closes its connections.
+ * @param maxGroups - The most directory groups read ({@link MAX_DIRECTORY_GROUPS}; tests lower it).
  * @returns The user's DN and directory groups.
  * @throws {@link LoginFailure} with the cause: empty password under `deny_null_bind`, no directory
  *   reachable (each URL's error), bad credentials, several users, a failed search, the timeout.
@@ -265,6 +280,7 @@ export async function authenticate(
   username: string,
   password: string,
   signal?: AbortSignal,
+  maxGroups = MAX_DIRECTORY_GROUPS,
 ): Promise<DirectoryLogin> {
   if (settings.deny_null_bind && password === '') {
     throw new LoginFailure('password cannot be of zero length when passwordless binds are being denied');
@@ -284,7 +300,11 @@ export async function authenticate(
     const share = Math.max(1, Math.floor(left / (urls.length - index)));
     const connections = new Connections();
     try {
-      return await within(share, loginOn(settings, raw, share, connections, username, password), signal);
+      return await within(
+        share,
+        loginOn(settings, raw, share, connections, username, password, maxGroups),
+        signal,
+      );
     } catch (error) {
       if (error instanceof CallerGone) throw new LoginFailure(error.message);
       if (!(error instanceof Unreachable)) throw error;

@@ -2,6 +2,8 @@ import { fc, test } from '@fast-check/vitest';
 import { LdapConfigDefaults } from '@sked/model';
 import { startSlapd, type Slapd } from '@sked/testkit/slapd';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, type LdapSettings } from './config.js';
+import { authenticate, LoginFailure, MAX_DIRECTORY_GROUPS } from './directory.js';
 import { startSecrets, type SecretsHarness } from './test/harness.js';
 
 let slapd: Slapd;
@@ -153,6 +155,20 @@ describe('groups', () => {
     );
     expect(r.auth?.policies).toEqual(['extra', 'local-group-policy', 'mine', 'ops']);
     await h.call('DELETE', '/v1/auth/ldap/users/carol');
+  });
+
+  it('reads at most maxGroups group entries: one more fails the login rather than dropping groups', async () => {
+    const settings = { ...DEFAULT_SETTINGS, ...slapd.authConfig, request_timeout: 10 } as LdapSettings;
+    expect((await authenticate(settings, 'alice', 'alice-pw', undefined, 2)).groups.toSorted()).toEqual([
+      'admins',
+      'devs',
+    ]);
+    const error = await authenticate(settings, 'alice', 'alice-pw', undefined, 1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LoginFailure);
+    expect((error as Error).message).toMatch(
+      /^LDAP search for groups using filter ".*" found more than 1 entries/,
+    );
+    expect(MAX_DIRECTORY_GROUPS).toBe(10_000);
   });
 
   it('no groupdn means no directory groups', async () => {
@@ -363,6 +379,7 @@ describe('tokens', () => {
   });
 
   it('no bindpass or foreign token in any answer', () => {
+    expect(h.seen.length).toBeGreaterThan(10);
     for (const text of h.seen) expect(text).not.toContain(slapd.reader.password);
   });
 });

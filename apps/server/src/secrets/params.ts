@@ -5,6 +5,9 @@
  * that names the parameter and quotes the value.
  */
 import { isIP } from 'node:net';
+
+import { MAX_TIMER_MS, parseGoBool, parseSecondsOrDuration } from '@sked/model';
+
 import { badRequest } from '../http/errors.js';
 
 /** A 400 naming the parameter. */
@@ -23,11 +26,9 @@ function invalid(name: string, expected: string, value: unknown): Error {
  */
 export function decodeBool(name: string, value: unknown): boolean {
   if (typeof value === 'boolean') return value;
-  if (typeof value === 'string') {
-    if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value)) return true;
-    if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(value)) return false;
-  }
-  throw invalid(name, 'a boolean', value);
+  const parsed = typeof value === 'string' ? parseGoBool(value) : undefined;
+  if (parsed === undefined) throw invalid(name, 'a boolean', value);
+  return parsed;
 }
 
 /**
@@ -59,16 +60,6 @@ export function decodeCount(name: string, value: unknown): number {
   return n;
 }
 
-const UNIT_SECONDS: Record<string, number> = {
-  ns: 1e-9,
-  us: 1e-6,
-  µs: 1e-6,
-  ms: 1e-3,
-  s: 1,
-  m: 60,
-  h: 3600,
-  d: 86_400,
-};
 /** The longest a duration may be, and why (for the 400). */
 export interface DurationLimit {
   /** Longest accepted, in seconds. */
@@ -85,32 +76,24 @@ export const STORED_DURATION: DurationLimit = { seconds: 100 * 365 * 86_400, rea
  * delay fires at once), in whole seconds.
  */
 export const TIMER_DURATION: DurationLimit = {
-  seconds: Math.floor((2 ** 31 - 1) / 1000),
+  seconds: Math.floor(MAX_TIMER_MS / 1000),
   reason: 'the longest a timer can wait, 2^31-1 ms',
 };
 
 const DURATION_EXPECTED = 'a duration (seconds, or a string such as "90s" or "1h")';
 
-/** Seconds of a duration value, or undefined when it is not one (no limit applied). */
+/** Seconds of a duration value (fractions dropped), or undefined when it is not one (no limit applied). */
 function durationSeconds(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-  if (typeof value !== 'string') return undefined;
-  const text = value.trim();
-  if (text === '') return 0;
-  if (/^\d{1,16}$/.test(text)) return Number(text);
-  if (!/^(?:\d{1,16}(?:\.\d{1,16})?(?:ns|us|µs|ms|s|m|h|d)){1,16}$/.test(text)) return undefined;
-  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d)/g)];
-  const total = parts.reduce(
-    (sum, [, n = '0', unit = 's']) => sum + Number(n) * (UNIT_SECONDS[unit] ?? 0),
-    0,
-  );
-  return Math.floor(total + 1e-9);
+  if (typeof value === 'number' && !Number.isSafeInteger(value)) return undefined;
+  if (typeof value !== 'number' && typeof value !== 'string') return undefined;
+  const parsed = parseSecondsOrDuration(value);
+  return parsed.ok && parsed.ns >= 0 ? Math.floor(parsed.ns / 1e9 + 1e-9) : undefined;
 }
 
 /**
- * A duration in whole seconds: a non-negative integer of seconds, a string of digits, or a Go
- * duration string (`"90s"`, `"1h30m"`, `"1.5h"`, `"72h"`; also `d` for days). Fractions of a second
- * are dropped. The one helper of every duration parameter of the listener.
+ * A duration in whole seconds, read as the secrets service reads it (`parseSecondsOrDuration` of
+ * `@sked/model`): a non-negative integer of seconds, a string of digits, `"<n>d"` days, or a Go
+ * duration string (`"90s"`, `"1h30m"`, `"1.5h"`, `"72h"`). Fractions of a second are dropped. The one helper of every duration parameter of the listener.
  * @param name - Parameter name.
  * @param value - The raw value.
  * @param limit - The longest accepted ({@link TIMER_DURATION} for what a timer waits for).

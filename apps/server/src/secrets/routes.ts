@@ -69,12 +69,23 @@ function requireRoot(ctx: SecretsRouteContext, request: FastifyRequest): void {
     throw new HttpError(403, 'permission denied');
 }
 
-function pathName(request: FastifyRequest, param: string): string {
-  const raw = (request.params as Record<string, string | undefined>)[param] ?? '';
-  const name = decodeString(param, raw, 1024);
+/**
+ * Checks the name of a group, a user or a login: a string of at most 1024 characters, not blank,
+ * without control characters (the routes' path names and `server.seed` both come here).
+ * @param param - What it names (`name`, `username`), for the message.
+ * @param value - The name.
+ * @returns The name.
+ * @throws 400 naming what is wrong.
+ */
+export function checkRecordName(param: string, value: unknown): string {
+  const name = decodeString(param, value, 1024);
   if (name.trim() === '') throw badRequest(`missing ${param}`);
   if (/\p{Cc}/u.test(name)) throw badRequest(`invalid ${param}: control characters are not allowed`);
   return name;
+}
+
+function pathName(request: FastifyRequest, param: string): string {
+  return checkRecordName(param, (request.params as Record<string, string | undefined>)[param] ?? '');
 }
 
 function isList(request: FastifyRequest): boolean {

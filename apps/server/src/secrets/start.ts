@@ -1,13 +1,7 @@
 /**
  * Starts the secrets service on its own listener (the second listener of `sked-server`).
  */
-import {
-  gracefulClose,
-  hostForUrl,
-  listeningPort,
-  type RunningService,
-  type ServiceListenOptions,
-} from '../http/listen.js';
+import { listenService, type RunningService, type ServiceListenOptions } from '../http/listen.js';
 import { guardLocalOnly } from '../http/local-only.js';
 import { createSecretsService, type SecretsService } from './service.js';
 import type { SecretsStore } from './store.js';
@@ -47,18 +41,14 @@ export async function startSecretsService(options: StartSecretsOptions): Promise
   });
   const { app } = service;
   guardLocalOnly(app, options.localOnly ?? {});
-  try {
-    await app.listen({ host: options.host, port: options.port });
-  } catch (error) {
-    await app.close().catch(() => undefined);
-    throw error;
-  }
+  options.faults?.install(app, { service: 'secrets' });
+  const { url, close } = await listenService(app, options);
   return {
-    url: `http://${hostForUrl(options.host)}:${listeningPort(app, options.port)}`,
+    url,
     app,
     service,
     rootToken: options.rootToken ?? (service.generatedRootToken as string),
     rootTokenGenerated: service.generatedRootToken !== undefined,
-    close: gracefulClose(app),
+    close,
   };
 }

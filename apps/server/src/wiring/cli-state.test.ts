@@ -35,6 +35,7 @@ describe('parseCli: --data-dir and garbage collection flags', () => {
 
   it.each([
     [['--data-dir', ' '], '--data-dir expects a directory'],
+    [['--set-aside-unreadable'], '--set-aside-unreadable requires --data-dir (it acts on stored records)'],
     [['--data-dir'], "Option '--data-dir <value>' argument missing"],
     [
       ['--gc-interval', '5'],

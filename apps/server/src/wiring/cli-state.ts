@@ -1,4 +1,6 @@
-import { parseDuration, type GcOptions } from '../scheduler/core/index.js';
+import { parseGoDuration } from '@sked/model';
+
+import type { GcOptions } from '../scheduler/core/index.js';
 import type { StartServerOptions } from './server.js';
 
 /** The `parseArgs` options of the durable-state and garbage-collection flags. */
@@ -48,7 +50,11 @@ export function parseStateFlags(
   options: { -readonly [K in keyof StartServerOptions]: StartServerOptions[K] },
 ): string | undefined {
   const dir = values['data-dir'];
-  if (values['set-aside-unreadable'] === true) options.setAsideUnreadable = true;
+  if (values['set-aside-unreadable'] === true) {
+    if (typeof dir !== 'string')
+      return '--set-aside-unreadable requires --data-dir (it acts on stored records)';
+    options.setAsideUnreadable = true;
+  }
   if (typeof dir === 'string') {
     if (dir.trim() === '') return '--data-dir expects a directory';
     options.dataDir = dir;
@@ -57,8 +63,8 @@ export function parseStateFlags(
   for (const [flag, key] of GC_FLAGS) {
     const text = values[flag];
     if (typeof text !== 'string') continue;
-    const ns = parseDuration(text);
-    const ms = ns === undefined ? undefined : ns / 1e6;
+    const parsed = parseGoDuration(text.trim());
+    const ms = parsed.ok ? parsed.ns / 1e6 : undefined;
     if (ms === undefined || ms < 1 || ms > MAX_MS) {
       return `--${flag} expects a duration from 1ms to 366 days such as 30s, 5m or 1h30m, not ${JSON.stringify(text)}`;
     }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseCli, parseSize, USAGE } from './cli.js';
+import { parseCli, USAGE } from './cli.js';
 
 describe('parseCli', () => {
   it('runs with defaults when given nothing', () => {
@@ -26,7 +26,7 @@ describe('parseCli', () => {
       'tokens.json',
       '--demo',
       '--max-body',
-      '2m',
+      '2MiB',
       '--enable-raw-exec',
       '--heartbeat-ms',
       '500',
@@ -74,18 +74,30 @@ describe('parseCli', () => {
   });
 });
 
-describe('parseSize', () => {
+describe('--max-body', () => {
   it.each([
     ['1024', 1024],
-    ['512k', 512 * 1024],
-    ['10m', 10 * 1024 * 1024],
-    ['1MiB', 1024 * 1024],
-    ['1g', 1024 ** 3],
-    ['0', undefined],
-    ['-5', undefined],
-    ['abc', undefined],
-  ])('%s -> %s', (text, bytes) => {
-    expect(parseSize(text)).toBe(bytes);
+    ['512KiB', 512 * 1024],
+    ['512k', 512_000],
+    ['10m', 10_000_000],
+    ['10MB', 10_000_000],
+    ['10MiB', 10 * 1024 * 1024],
+    ['1g', 1e9],
+  ])('reads %s as the service reads sizes: %d bytes', (text, bytes) => {
+    expect(parseCli(['--max-body', text])).toEqual({ kind: 'run', options: { maxBody: bytes } });
+  });
+
+  it.each([
+    ['0', 'is zero'],
+    ['-5', 'is not a size'],
+    ['abc', 'is not a size'],
+    ['1.5B', 'is not a whole number of bytes'],
+    ['10 furlongs', 'has an unknown unit "furlongs"'],
+  ])('refuses %s: %s', (text, why) => {
+    expect(parseCli([`--max-body=${text}`])).toEqual({
+      kind: 'error',
+      message: expect.stringContaining(`${JSON.stringify(text)} ${why}`),
+    });
   });
 });
 

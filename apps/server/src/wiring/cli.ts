@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parseByteSize } from '@sked/model';
 import { DEFAULTS } from '../defaults.js';
 import { parseMount } from '../secrets/index.js';
 import { parseStateFlags, STATE_FLAGS, STATE_USAGE } from './cli-state.js';
@@ -20,7 +21,8 @@ Options:
                           token named "bootstrap" with a random secret is created and printed)
   --acl-tokens FILE       JSON file of ACL tokens (see README)
   --demo                  Register a few sample jobs of each type at start
-  --max-body SIZE         Largest accepted request body: bytes, or with k/m suffix (default ${DEFAULTS.maxBody / (1024 * 1024)}m)
+  --max-body SIZE         Largest accepted request body: bytes, or with a unit, KB/MB (1000) or
+                          KiB/MiB (1024) (default ${DEFAULTS.maxBody / (1024 * 1024)}MiB)
   --enable-raw-exec       Enable the raw_exec task driver (runs real processes on this machine)
   --heartbeat-ms MS       Heartbeat interval of event streams, exec sessions and mesh peering
                           streams in milliseconds (default ${DEFAULTS.heartbeatMs})
@@ -39,6 +41,8 @@ ${STATE_USAGE}  --secrets-port PORT     Port of the secrets service API (default
                           the listener's own address and loopback names; * allows any host)
   --no-exec-sandbox       Run exec commands on the host, not in a sandbox (exec into a mock task
                           then needs alloc-node-exec, as raw_exec tasks do)
+  --fault-control         Serve the fault injection endpoint /v1/sked/faults on the scheduling
+                          listener (management token with --acl; see README "Testing with faults")
   -h, --help              Print this help and exit
 `;
 
@@ -55,20 +59,6 @@ function parseInteger(flag: string, text: string, min: number, max: number): num
     return `${flag} must be between ${min} and ${max}, not ${value}`;
   }
   return value;
-}
-
-/**
- * Parses a size such as `1048576`, `512k` or `10m` (powers of 1024).
- * @param text - The flag's value.
- * @returns Bytes, or undefined when the text is not a size.
- */
-export function parseSize(text: string): number | undefined {
-  const match = /^(\d+)\s*([kmg]?)i?b?$/i.exec(text.trim());
-  if (match === null) return undefined;
-  const unit = (match[2] ?? '').toLowerCase();
-  const factor = unit === 'k' ? 1024 : unit === 'm' ? 1024 ** 2 : unit === 'g' ? 1024 ** 3 : 1;
-  const value = Number(match[1]) * factor;
-  return Number.isSafeInteger(value) && value > 0 ? value : undefined;
 }
 
 /**
@@ -107,6 +97,7 @@ export function parseCli(
         'ldap-mount': { type: 'string' },
         'allowed-host': { type: 'string', multiple: true },
         'no-exec-sandbox': { type: 'boolean' },
+        'fault-control': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -156,15 +147,17 @@ export function parseCli(
   if (values.acl === true) options.acl = true;
   if (values['acl-tokens'] !== undefined) options.aclTokens = values['acl-tokens'];
   if (values.demo === true) options.demo = true;
+  if (values['fault-control'] === true) options.faultControl = true;
   if (values['max-body'] !== undefined) {
-    const size = parseSize(values['max-body']);
-    if (size === undefined) {
+    const size = parseByteSize(values['max-body']);
+    if (!size.ok || size.bytes === 0) {
+      const why = size.ok ? 'is zero' : size.message;
       return {
         kind: 'error',
-        message: `--max-body expects a size such as 1048576, 512k or 10m, not ${JSON.stringify(values['max-body'])}`,
+        message: `--max-body expects a size such as 1048576, 512KiB or 10MiB: ${JSON.stringify(values['max-body'])} ${why}`,
       };
     }
-    options.maxBody = size;
+    options.maxBody = size.bytes;
   }
   if (values['enable-raw-exec'] === true) options.enableRawExec = true;
   if (values['heartbeat-ms'] !== undefined) {
@@ -273,4 +266,21 @@ function parseSecretsFlags(
     options.ldapMount = values['ldap-mount'];
   }
   return undefined;
+}
+
+/**
+ * The options `sked-server` starts with: the parsed flags, plus the command's listener ports where
+ * the flags give none (4646, 8200 and 8500; `startServer()` alone binds free ports). With
+ * `--scheduler-port 0`, the secrets and mesh listeners get free ports too unless given.
+ * @param options - The options of a `run` command.
+ * @returns The options with every port set.
+ */
+export function withCliPorts(options: StartServerOptions): StartServerOptions {
+  const free = options.schedulerPort === 0;
+  return {
+    ...options,
+    schedulerPort: options.schedulerPort ?? DEFAULTS.schedulerPort,
+    secretsPort: options.secretsPort ?? (free ? 0 : DEFAULTS.secretsPort),
+    meshPort: options.meshPort ?? (free ? 0 : DEFAULTS.meshPort),
+  };
 }

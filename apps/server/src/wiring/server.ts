@@ -6,25 +6,22 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { DEFAULTS } from '../defaults.js';
 import { openDurable, type Durable } from '../durable/index.js';
+import { createFaultInjector } from '../http/faults.js';
 import { startMeshService, type MeshService, type RunningMesh } from '../mesh/index.js';
-import {
-  AclConfigError,
-  createAcl,
-  loadAclFile,
-  parseAclConfig,
-  type AclConfig,
-} from '../scheduler/acl/index.js';
+import { AclConfigError, loadAclFile, parseAclConfig, type AclConfig } from '../scheduler/acl/index.js';
 import type { GcOptions } from '../scheduler/core/index.js';
 import { assertExecExposureAllowed } from '../scheduler/exec/index.js';
 import type { SchedulerCluster } from '../scheduler/routes/common.js';
 import { startSchedulerService, type RunningScheduler } from '../scheduler/start.js';
 import { startSecretsService, type RunningSecrets } from '../secrets/index.js';
+import { serverEnv, type ServerFixture } from './fixture.js';
+import { createSeedableAcl, createServerSeed } from './seed.js';
 
 /** Options of {@link startServer}; they mirror the flags of `sked-server`. */
 export interface StartServerOptions {
   /** Address to listen on. @defaultValue `127.0.0.1` */
   readonly bind?: string;
-  /** Port of the scheduling service API; 0 picks a free port. @defaultValue 4646 */
+  /** Port of the scheduling service API; 0 picks a free port. @defaultValue 0 (`sked-server`: 4646) */
   readonly schedulerPort?: number;
   /** Region this server serves. @defaultValue `global` */
   readonly region?: string;
@@ -46,10 +43,7 @@ export interface StartServerOptions {
   readonly enableRawExec?: boolean;
   /** Heartbeat interval of event streams, exec sessions and mesh peering streams, in milliseconds. @defaultValue 10000 */
   readonly heartbeatMs?: number;
-  /**
-   * Port of the mesh service API; 0 picks a free port.
-   * @defaultValue 8500, or 0 when `schedulerPort` is 0 (a caller asking for one free port wants free ports)
-   */
+  /** Port of the mesh service API; 0 picks a free port. @defaultValue 0 (`sked-server`: 8500) */
   readonly meshPort?: number;
   /** A JSON file keeping the mesh peerings instead. @defaultValue the data dir's database with `dataDir`, else none (memory only) */
   readonly meshStateFile?: string;
@@ -70,7 +64,7 @@ export interface StartServerOptions {
   readonly setAsideUnreadable?: boolean;
   /** Garbage collection thresholds and interval in ms. @defaultValue the service's (1h, 24h, 4h, 1h; every 5 min) */
   readonly gc?: Partial<GcOptions>;
-  /** Port of the secrets service API; 0 picks a free port. @defaultValue 8200, or 0 when `schedulerPort` is 0 */
+  /** Port of the secrets service API; 0 picks a free port. @defaultValue 0 (`sked-server`: 8200) */
   readonly secretsPort?: number;
   /** Root token of the secrets service. @defaultValue generated (see `RunningServer.secrets`) */
   readonly secretsRootToken?: string;
@@ -88,10 +82,18 @@ export interface StartServerOptions {
    * @defaultValue true (the sandbox when `bwrap` works on this machine)
    */
   readonly execSandbox?: boolean;
+  /**
+   * Serves the fault control endpoint `/v1/sked/faults` on the scheduling listener (for tests not
+   * written in Node; `server.faults` works without it). @defaultValue false
+   */
+  readonly faultControl?: boolean;
 }
 
-/** A running server. */
-export interface RunningServer {
+/**
+ * A running server: its three listeners, seeding, fault injection, and `close()` (also through
+ * `await using`).
+ */
+export interface RunningServer extends ServerFixture {
   /** The scheduling service listener. */
   readonly scheduler: {
     /** Base address, `http://HOST:PORT`. */
@@ -189,22 +191,22 @@ async function stopStarted(started: Started, durable: Durable | undefined): Prom
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const host = options.bind ?? DEFAULTS.bind;
   const { config, bootstrapSecret } = resolveAclConfig(options);
-  const acl = createAcl(config);
+  const acl = createSeedableAcl(config);
+  const faults = createFaultInjector({ control: options.faultControl === true });
   // Checked again by the scheduling service; here before anything opens or binds, so that no
   // listener is ever up on a public address without ACLs, not even for a moment.
   assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
   const durable = openDataDir(options);
   const localOnly = { allowedHosts: options.allowedHosts ?? [] };
   const maxBody = options.maxBody ?? DEFAULTS.maxBody;
-  // A caller that asks for a free scheduler port (tests) gets free secrets and mesh ports too.
-  const freePorts = options.schedulerPort === 0;
   const started: Started = {};
   try {
     const secrets = await startSecretsService({
       host,
-      port: options.secretsPort ?? (freePorts ? 0 : DEFAULTS.secretsPort),
+      port: options.secretsPort ?? 0,
       maxBody,
       localOnly,
+      faults,
       rootToken: options.secretsRootToken,
       mount: options.ldapMount,
       store: durable?.secrets,
@@ -213,9 +215,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     const dataRoot = options.dataRoot ?? durable?.taskRoot;
     const scheduler = await startSchedulerService({
       host,
-      port: options.schedulerPort ?? DEFAULTS.schedulerPort,
+      port: options.schedulerPort ?? 0,
       maxBody,
       localOnly,
+      faults,
       acl,
       region: options.region,
       datacenter: options.datacenter,
@@ -238,9 +241,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     started.scheduler = scheduler;
     const mesh = await startMeshService({
       host,
-      port: options.meshPort ?? (freePorts ? 0 : DEFAULTS.meshPort),
+      port: options.meshPort ?? 0,
       maxBody,
       localOnly,
+      faults,
       acl,
       datacenter: options.datacenter,
       heartbeatMs: options.heartbeatMs,
@@ -250,7 +254,13 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     });
     started.mesh = mesh;
     let closed: Promise<void> | undefined;
-    return {
+    const { seed, reset } = createServerSeed({
+      scheduler: scheduler.seed,
+      secrets: secrets.service,
+      mesh: mesh.service,
+      acl,
+    });
+    const server: RunningServer = {
       scheduler: { url: scheduler.url, app: scheduler.app, cluster: scheduler.cluster },
       secrets: {
         url: secrets.url,
@@ -274,7 +284,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         })();
         return closed;
       },
+      faults,
+      seed,
+      async reset() {
+        faults.clear();
+        await reset();
+      },
+      env: serverEnv({ scheduler, secrets, mesh, bootstrapSecret }),
+      [Symbol.asyncDispose]: () => server.close(),
     };
+    return server;
   } catch (error) {
     await stopStarted(started, durable);
     throw error;

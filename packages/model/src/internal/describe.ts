@@ -11,15 +11,20 @@ import { parsePointer } from './pointer.js';
  * (for example `base64-encoded text`), instead of a pattern only a programmer reads.
  */
 export function customExpectation(schema: TSchema, schemaPath: string): string | undefined {
+  const node = schemaAt(schema, schemaPath);
+  const expected = node?.['x-expected'];
+  return typeof expected === 'string' ? expected : undefined;
+}
+
+/** The schema node at a schema path (`#/properties/a`), or undefined. */
+export function schemaAt(schema: TSchema, schemaPath: string): Record<string, unknown> | undefined {
   if (!schemaPath.startsWith('#')) return undefined;
   let node: unknown = schema;
   for (const segment of parsePointer(schemaPath.slice(1))) {
     if (node === null || typeof node !== 'object' || !Object.hasOwn(node, segment)) return undefined;
     node = (node as Record<string, unknown>)[segment];
   }
-  if (node === null || typeof node !== 'object') return undefined;
-  const expected = (node as Record<string, unknown>)['x-expected'];
-  return typeof expected === 'string' ? expected : undefined;
+  return node === null || typeof node !== 'object' ? undefined : (node as Record<string, unknown>);
 }
 
 export function typeName(type: unknown): string {

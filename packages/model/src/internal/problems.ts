@@ -7,7 +7,7 @@
 import type { TSchema } from 'typebox';
 import type { RawError, ValidationProblem } from '../validate.js';
 import { ancestors, escapeSegment, valueAt } from './pointer.js';
-import { customExpectation, describe, joinAlternatives, literal, typeName } from './describe.js';
+import { customExpectation, describe, joinAlternatives, literal, schemaAt, typeName } from './describe.js';
 
 interface Context {
   /** The validated value. */
@@ -107,15 +107,16 @@ function emitAnyOf(
     const errors = branches.get(index);
     // A branch without attributed errors was reported elsewhere (recursive schemas): nothing to add.
     if (errors === undefined) return;
-    const shallow = errors.find(
+    // Every shallow error of the branch: a branch that is itself a union of literals has one each.
+    const shallow = errors.filter(
       (error) =>
         error.instancePath === anyOf.instancePath &&
         (error.keyword === 'type' || error.keyword === 'const' || error.keyword === 'enum'),
     );
-    if (shallow === undefined) {
+    if (shallow.length === 0) {
       if (best === undefined || errors.length < best.length) best = errors;
     } else {
-      alternatives.push(...expectations(shallow));
+      for (const error of shallow) alternatives.push(...expectations(error));
     }
   }
   if (best !== undefined) {
@@ -149,6 +150,14 @@ function expectations(error: RawError): string[] {
   }
 }
 
+/** The problem of a key an object with `additionalProperties: false` does not know, naming the known ones. */
+function unknownKey(schema: TSchema, schemaPath: string): string {
+  const parent = schemaAt(schema, schemaPath.slice(0, -'/additionalProperties'.length));
+  const properties = parent?.['properties'];
+  const known = properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
+  return known.length === 0 ? 'is not a known key' : `is not a known key; known keys: ${known.join(', ')}`;
+}
+
 /** `"a"`, `"a" or "b"`, `one of "a", "b" or "c"`, `an integer or a string`. */
 function expectation(alternatives: readonly string[]): string {
   const unique = [...new Set(alternatives)];
@@ -167,6 +176,13 @@ function emitOne(error: RawError, context: Context, out: ValidationProblem[]): v
     return;
   }
   switch (error.keyword) {
+    case 'additionalProperties':
+      return; // each unknown key has its own problem (below), at its own path
+    case 'boolean':
+      if (error.schemaPath.endsWith('/additionalProperties')) {
+        out.push({ path, message: unknownKey(context.schema, error.schemaPath) });
+      } else out.push({ path, message: `${error.message} (got ${got()})` });
+      return;
     case 'type':
       out.push({ path, message: `expected ${typeName(params.type)} but got ${got()}` });
       return;

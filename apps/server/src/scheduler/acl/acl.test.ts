@@ -34,38 +34,59 @@ describe('parseAclConfig', () => {
   });
 
   it.each([
-    [null, 'expected a JSON object with a "tokens" array'],
-    [[], 'expected a JSON object with a "tokens" array'],
-    [{}, '"tokens" must be an array'],
-    [{ tokens: {} }, '"tokens" must be an array'],
-    [{ tokens: [], extra: 1 }, 'unknown key "extra" at the top level'],
-    [{ tokens: [1] }, 'tokens[0] must be an object'],
-    [{ tokens: [{ secret: 'x' }] }, 'tokens[0].name must be a non-empty string'],
-    [{ tokens: [{ name: 'a' }] }, 'tokens[0] ("a").secret must be a non-empty string'],
-    [{ tokens: [{ name: 'a', secret: 'x', managment: true }] }, 'tokens[0] has an unknown key "managment"'],
+    [null, '(root): expected an object but got null'],
+    [[], '(root): expected an object but got an array of 0 items'],
+    [{}, 'tokens: is required but missing'],
+    [{ tokens: {} }, 'tokens: expected an array but got an object'],
+    [{ tokens: [], extra: 1 }, 'extra: is not a known key; known keys: tokens'],
+    [{ tokens: [1] }, 'tokens[0]: expected an object but got the number 1'],
+    [{ tokens: [{ secret: 'x' }] }, 'tokens[0].name: is required but missing'],
+    [{ tokens: [{ name: '', secret: 'x' }] }, 'tokens[0].name: must not be empty'],
+    [{ tokens: [{ name: 'a' }] }, 'tokens[0].secret: must be a non-empty string'],
+    [
+      { tokens: [{ name: 'a', secret: 'x', managment: true }] },
+      'tokens[0].managment: is not a known key; known keys: name, secret, management, namespaces, node, peering',
+    ],
     [
       { tokens: [{ name: 'a', secret: 'x', management: 'yes' }] },
-      'tokens[0] ("a").management must be true or false',
+      'tokens[0].management: expected a boolean but got the string "yes"',
     ],
     [
       { tokens: [{ name: 'a', secret: 'x', node: 'admin' }] },
-      'tokens[0] ("a").node must be "read" or "write", not "admin"',
+      'tokens[0].node: expected "read" or "write" but got the string "admin"',
     ],
     [
       { tokens: [{ name: 'a', secret: 'x', peering: 'admin' }] },
-      'tokens[0] ("a").peering must be "read", "write" or an object of peering name to "read" or "write", not "admin"',
+      'tokens[0].peering: expected "read", "write" or an object but got the string "admin"',
     ],
     [
       { tokens: [{ name: 'a', secret: 'x', peering: { 'dc-*': 'all' } }] },
-      'tokens[0] ("a").peering["dc-*"] must be "read" or "write", not "all"',
+      'tokens[0].peering["dc-*"]: expected "read" or "write" but got the string "all"',
+    ],
+    [
+      { tokens: [{ name: 'a', secret: 'x', peering: { '': 'read' } }] },
+      'tokens[0] ("a").peering has an empty peering name',
     ],
     [
       { tokens: [{ name: 'a', secret: 'x', namespaces: [] }] },
-      'tokens[0] ("a").namespaces must be an object of namespace to capabilities',
+      'tokens[0].namespaces: expected an object but got an array of 0 items',
     ],
     [
       { tokens: [{ name: 'a', secret: 'x', namespaces: { default: 'read-job' } }] },
-      'tokens[0] ("a").namespaces["default"] must be an array of capabilities',
+      'tokens[0].namespaces.default: expected an array but got the string "read-job"',
+    ],
+    [
+      { tokens: [{ name: 'a', secret: 'x', namespaces: { '': ['read-job'] } }] },
+      'tokens[0] ("a").namespaces has an empty namespace name',
+    ],
+    [
+      {
+        tokens: [
+          { name: 'a', secret: 1 },
+          { name: 2, secret: 'y' },
+        ],
+      },
+      'tokens[0].secret: must be a non-empty string; tokens[1].name: expected a string but got the number 2',
     ],
     [
       {
@@ -93,7 +114,9 @@ describe('parseAclConfig', () => {
     const act = (): unknown =>
       parseAclConfig({ tokens: [{ name: 'a', secret: 'x', namespaces: { default: ['read-jobs'] } }] });
     expect(act).toThrow(AclConfigError);
-    expect(act).toThrow(/names an unknown capability "read-jobs"/);
+    expect(act).toThrow(
+      /^tokens\[0\]\.namespaces\.default\[0\]: expected one of "deny", "list-jobs", .* but got the string "read-jobs"$/,
+    );
   });
 
   test.prop([fc.anything()])('throws nothing but AclConfigError for any value', (value) => {

@@ -165,7 +165,7 @@ describe('ACL start-up', () => {
         acl: true,
         aclConfig: { tokens: [{ name: 'x', secret: 'y', namespaces: { default: ['fly'] } }] },
       }),
-    ).rejects.toThrow(/unknown capability "fly"/);
+    ).rejects.toThrow(/namespaces\.default\[0\]: expected one of .* but got the string "fly"/);
   });
 
   it('creates a bootstrap management token when --acl has no file', async () => {

@@ -1,6 +1,7 @@
-import { nullRecord } from '@sked/model';
 import { readFileSync } from 'node:fs';
-import { isRecord } from '../../http/guards.js';
+
+import { formatProblems, nullRecord, validate } from '@sked/model';
+import { Type, type Static } from 'typebox';
 
 /**
  * Namespace capabilities a token file may grant (the spec's names without the `namespace:`
@@ -99,116 +100,104 @@ export class AclConfigError extends Error {
   }
 }
 
-const TOKEN_KEYS = new Set(['name', 'secret', 'management', 'namespaces', 'node', 'peering']);
-const capabilitySet: ReadonlySet<string> = new Set(NAMESPACE_CAPABILITIES);
+const Access = Type.Union([Type.Literal('read'), Type.Literal('write')]);
+
+/** The token file's schema: unknown keys are refused, so a typo cannot silently grant nothing. */
+const AclFileSchema = Type.Object(
+  {
+    tokens: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ minLength: 1 }),
+          secret: Type.String({ minLength: 1 }),
+          management: Type.Optional(Type.Boolean()),
+          namespaces: Type.Optional(
+            Type.Record(
+              Type.String(),
+              Type.Array(Type.Union(NAMESPACE_CAPABILITIES.map((c) => Type.Literal(c)))),
+            ),
+          ),
+          node: Type.Optional(Access),
+          peering: Type.Optional(Type.Union([Access, Type.Record(Type.String(), Access)])),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+type AclFile = Static<typeof AclFileSchema>;
+
+/** Most problems named in one message. */
+const MAX_PROBLEMS = 5;
 
 /**
  * Validates the parsed JSON of an ACL token file.
  *
- * Shape: `{"tokens": [{"name", "secret", "management"?, "namespaces"?, "node"?, "peering"?}]}`. Names and
- * secrets are non-empty strings and unique; capabilities are those of
- * {@link NAMESPACE_CAPABILITIES}; `node` is `read` or `write`; `peering` is `read` or `write`, or
- * an object of peering name (or glob) to `read` or `write`; unknown keys are rejected so a typo
- * cannot silently grant nothing.
+ * Shape: `{"tokens": [{"name", "secret", "management"?, "namespaces"?, "node"?, "peering"?}]}`
+ * (checked by a TypeBox schema, the problems named with `@sked/model`'s `formatProblems`). Names and
+ * secrets are non-empty strings and unique; capabilities are those of {@link NAMESPACE_CAPABILITIES};
+ * `node` is `read` or `write`; `peering` is `read` or `write`, or an object of peering name (or glob)
+ * to `read` or `write`; unknown keys are rejected so a typo cannot silently grant nothing. A message
+ * names where the problem is (`tokens[0].namespaces.default[1]: ...`) and never quotes a secret.
  *
  * @param value - The parsed JSON.
  * @param file - The file name, for messages.
  * @returns The validated configuration.
- * @throws {@link AclConfigError} naming the first problem.
+ * @throws {@link AclConfigError} naming the problems.
  */
 export function parseAclConfig(value: unknown, file?: string): AclConfig {
-  const fail = (message: string): never => {
-    throw new AclConfigError(message, file);
-  };
-  if (!isRecord(value)) return fail('expected a JSON object with a "tokens" array');
-  for (const key of Object.keys(value)) {
-    if (key !== 'tokens') fail(`unknown key ${JSON.stringify(key)} at the top level`);
+  const checked = validate(AclFileSchema, value, { maxProblems: MAX_PROBLEMS });
+  if (!checked.ok) {
+    const problems = checked.problems.map((problem) =>
+      /^\/tokens\/\d+\/secret$/.test(problem.path)
+        ? { ...problem, message: 'must be a non-empty string' }
+        : problem,
+    );
+    throw new AclConfigError(formatProblems(problems).replaceAll('\n', '; '), file);
   }
-  const tokens = value['tokens'];
-  if (!Array.isArray(tokens)) return fail('"tokens" must be an array');
   const names = new Set<string>();
   const secrets = new Set<string>();
-  const result: AclTokenConfig[] = [];
-  tokens.forEach((raw: unknown, i) => {
-    const at = `tokens[${i}]`;
-    if (!isRecord(raw)) fail(`${at} must be an object`);
-    const token = raw as Record<string, unknown>;
-    for (const key of Object.keys(token)) {
-      if (!TOKEN_KEYS.has(key)) fail(`${at} has an unknown key ${JSON.stringify(key)}`);
-    }
-    const name = token['name'];
-    if (typeof name !== 'string' || name === '') fail(`${at}.name must be a non-empty string`);
-    const label = `${at} (${JSON.stringify(name)})`;
-    if (names.has(name as string)) fail(`${label}: the name is used by another token`);
-    names.add(name as string);
-    const secret = token['secret'];
-    if (typeof secret !== 'string' || secret === '') fail(`${label}.secret must be a non-empty string`);
-    if (secrets.has(secret as string)) fail(`${label}: the secret is used by another token`);
-    secrets.add(secret as string);
-    const management = token['management'] ?? false;
-    if (typeof management !== 'boolean') fail(`${label}.management must be true or false`);
-    const namespaces = nullRecord<NamespaceCapability[]>();
-    const rawNamespaces = token['namespaces'] ?? {};
-    if (!isRecord(rawNamespaces)) fail(`${label}.namespaces must be an object of namespace to capabilities`);
-    for (const [ns, caps] of Object.entries(rawNamespaces as Record<string, unknown>)) {
-      if (ns === '') fail(`${label}.namespaces has an empty namespace name`);
-      if (!Array.isArray(caps))
-        fail(`${label}.namespaces[${JSON.stringify(ns)}] must be an array of capabilities`);
-      const list: NamespaceCapability[] = [];
-      for (const cap of caps as unknown[]) {
-        if (typeof cap !== 'string' || !capabilitySet.has(cap)) {
-          fail(
-            `${label}.namespaces[${JSON.stringify(ns)}] names an unknown capability ${JSON.stringify(cap)}; known capabilities: ${NAMESPACE_CAPABILITIES.join(', ')}`,
-          );
-        }
-        list.push(cap as NamespaceCapability);
-      }
-      namespaces[ns] = list;
-    }
-    const node = token['node'];
-    if (node !== undefined && node !== 'read' && node !== 'write') {
-      fail(`${label}.node must be "read" or "write", not ${JSON.stringify(node)}`);
-    }
-    const peering = parsePeeringAccess(token['peering'], label, fail);
-    result.push({
-      name: name as string,
-      secret: secret as string,
-      management: management as boolean,
-      namespaces,
-      ...(node === undefined ? {} : { node: node as NodeAccess }),
-      ...(peering === undefined ? {} : { peering }),
-    });
+  const tokens = checked.value.tokens.map((token, i) => {
+    const label = `tokens[${i}] (${JSON.stringify(token.name)})`;
+    if (names.has(token.name)) throw new AclConfigError(`${label}: the name is used by another token`, file);
+    if (secrets.has(token.secret))
+      throw new AclConfigError(`${label}: the secret is used by another token`, file);
+    names.add(token.name);
+    secrets.add(token.secret);
+    return tokenConfig(token, label, file);
   });
-  return { tokens: result };
+  return { tokens };
 }
 
-function isPeeringAccess(value: unknown): value is PeeringAccess {
-  return value === 'read' || value === 'write';
-}
-
-function parsePeeringAccess(
-  value: unknown,
+/** One validated token as the ACL keeps it: names from input as own keys of null-prototype records. */
+function tokenConfig(
+  token: AclFile['tokens'][number],
   label: string,
-  fail: (message: string) => never,
-): Record<string, PeeringAccess> | undefined {
-  if (value === undefined) return undefined;
-  if (isPeeringAccess(value)) return { '*': value };
-  if (!isRecord(value)) {
-    return fail(
-      `${label}.peering must be "read", "write" or an object of peering name to "read" or "write", not ${JSON.stringify(value)}`,
-    );
+  file: string | undefined,
+): AclTokenConfig {
+  const namespaces = nullRecord<NamespaceCapability[]>();
+  for (const [ns, caps] of Object.entries(token.namespaces ?? {})) {
+    if (ns === '') throw new AclConfigError(`${label}.namespaces has an empty namespace name`, file);
+    namespaces[ns] = [...caps];
   }
-  const rules = nullRecord<PeeringAccess>();
-  for (const [pattern, access] of Object.entries(value)) {
-    if (pattern === '') fail(`${label}.peering has an empty peering name`);
-    if (!isPeeringAccess(access)) {
-      fail(
-        `${label}.peering[${JSON.stringify(pattern)}] must be "read" or "write", not ${JSON.stringify(access)}`,
-      );
+  let peering: Record<string, PeeringAccess> | undefined;
+  if (typeof token.peering === 'string') peering = nullRecord([['*', token.peering]]);
+  else if (token.peering !== undefined) {
+    peering = nullRecord<PeeringAccess>();
+    for (const [pattern, access] of Object.entries(token.peering)) {
+      if (pattern === '') throw new AclConfigError(`${label}.peering has an empty peering name`, file);
+      peering[pattern] = access;
     }
-    rules[pattern] = access as PeeringAccess;
   }
-  return rules;
+  return {
+    name: token.name,
+    secret: token.secret,
+    management: token.management ?? false,
+    namespaces,
+    ...(token.node === undefined ? {} : { node: token.node }),
+    ...(peering === undefined ? {} : { peering }),
+  };
 }
 
 /**

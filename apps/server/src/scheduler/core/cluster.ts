@@ -36,10 +36,8 @@ import { createTimers } from './timers.js';
 import { createContainment, type Containment, type WorkOwner } from './contain.js';
 import { createVolumeWrites } from './volumes/writes.js';
 
-export type { Cluster, PlanResponse, RegisterResponse, VolumeRegistration } from './api.js';
-export type { ClusterOptions, ClusterTiming } from './options.js';
-export { ClusterError } from './errors.js';
-export type { ClusterEvent } from './types.js';
+export type { Cluster } from './api.js';
+export type { ClusterOptions } from './options.js';
 
 /** The task drivers of a cluster: `mock`, `raw_exec` when enabled, and any extra ones. */
 function driversOf(

@@ -1,4 +1,4 @@
-import { diffJobs, DiffType, type Task } from '@sked/model';
+import { diffJobs, DiffType, jsonEqual, type Task } from '@sked/model';
 
 import type { Job, TaskGroup } from './types.js';
 
@@ -28,7 +28,7 @@ const TASK_UPDATE_KEYS: readonly (keyof Task)[] = [
  */
 export function tasksUpdated(a: TaskGroup, b: TaskGroup): boolean {
   if (a.Tasks.length !== b.Tasks.length) return true;
-  const eq = (x: unknown, y: unknown): boolean => JSON.stringify(x ?? null) === JSON.stringify(y ?? null);
+  const eq = jsonEqual;
   if (!eq(a.Networks, b.Networks) || !eq(a.Volumes, b.Volumes) || !eq(a.EphemeralDisk, b.EphemeralDisk))
     return true;
   if (!eq(a.Meta, b.Meta)) return true;

@@ -37,6 +37,6 @@ export { parseJobHcl } from './hcl/parse-job.js';
 export { checkConstraint, compareVersions, parseVersion, versionMatches } from './constraints.js';
 export { canonicalize } from './defaults.js';
 export { decodeDispatchPayload } from './internal/dispatch-payload.js';
-export { parseDuration, formatDuration } from './internal/duration.js';
+export { durationNs } from './internal/duration.js';
 export type * from './types.js';
 export { defaultBaseEnv, findProgram, signalGroup } from './internal/process.js';

@@ -39,16 +39,24 @@ describe('stored objects conform to the @sked/model schemas', () => {
     t.run(3000);
     const s = t.cluster.store;
     expect(conforms(Job, s.jobs.get(jobKey('default', 'web')))).toBe('');
-    for (const e of s.evals.items.values()) expect(conforms(Evaluation, e)).toBe('');
-    for (const a of s.allocs.items.values()) expect(conforms(Allocation, a)).toBe('');
-    for (const d of s.deployments.items.values()) expect(conforms(Deployment, d)).toBe('');
-    for (const n of s.nodes.items.values()) expect(conforms(Node, n)).toBe('');
-    for (const v of s.volumes.items.values()) expect(conforms(CsiVolume, v)).toBe('');
     expect(conforms(JobSummary, s.summaries.get(jobKey('default', 'web')))).toBe('');
-    for (const sub of s.submissions.items.values()) expect(conforms(JobSubmission, sub)).toBe('');
-    for (const d of t.cluster.jobVersions({ namespace: 'default', id: 'web', diffs: true }).Diffs ?? [])
-      expect(conforms(JobDiff, d)).toBe('');
-    for (const b of t.batches) for (const e of b.Events) expect(conforms(Event, e)).toBe('');
+    const diffs = t.cluster.jobVersions({ namespace: 'default', id: 'web', diffs: true }).Diffs ?? [];
+    const events = t.batches.flatMap((b) => b.Events);
+    // Each collection is checked item by item: none may be empty, or its loop would check nothing.
+    const collections: [string, TSchema, readonly unknown[]][] = [
+      ['evaluations', Evaluation, [...s.evals.items.values()]],
+      ['allocations', Allocation, [...s.allocs.items.values()]],
+      ['deployments', Deployment, [...s.deployments.items.values()]],
+      ['nodes', Node, [...s.nodes.items.values()]],
+      ['volumes', CsiVolume, [...s.volumes.items.values()]],
+      ['submissions', JobSubmission, [...s.submissions.items.values()]],
+      ['diffs', JobDiff, diffs],
+      ['events', Event, events],
+    ];
+    for (const [name, schema, items] of collections) {
+      const problems = items.map((item) => conforms(schema, item)).filter(Boolean);
+      expect({ name, empty: items.length === 0, problems }).toEqual({ name, empty: false, problems: [] });
+    }
     await t.cluster.close();
   });
 });

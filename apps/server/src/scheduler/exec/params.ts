@@ -1,3 +1,5 @@
+import { parseGoBool } from '@sked/model';
+
 /** The query parameters of the exec WebSocket, validated. */
 export interface ExecParams {
   /** The command and its arguments (`command`, a JSON array). */
@@ -31,11 +33,8 @@ function parseBool(
 ): { ok: true; value: boolean } | { ok: false; message: string } {
   const value = single(raw);
   if (value === undefined || value === '') return { ok: true, value: false };
-  if (typeof value === 'string') {
-    const lower = value.toLowerCase();
-    if (lower === 'true' || lower === '1') return { ok: true, value: true };
-    if (lower === 'false' || lower === '0') return { ok: true, value: false };
-  }
+  const parsed = typeof value === 'string' ? parseGoBool(value) : undefined;
+  if (parsed !== undefined) return { ok: true, value: parsed };
   const shown = typeof value === 'string' ? quoted(value) : JSON.stringify(value);
   return { ok: false, message: `${name} ${shown} is not a boolean (true or false)` };
 }

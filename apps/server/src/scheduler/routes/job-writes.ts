@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { JobDispatchRequest, JobParseRequest, JobPlanRequest, JobRegisterRequest } from '@sked/model';
 import { sendJson } from '../../http/app.js';
-import { queryString } from '../../http/conventions.js';
+import { queryString, type Query } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
 import { authenticate, requireNamespace } from '../acl/index.js';
-import { decodeDispatchPayload } from '../core/index.js';
+import { decodeDispatchPayload, type RegisterResponse } from '../core/index.js';
 import { registerJobActionRoutes } from './job-actions.js';
 import { checkJobTokens } from './job-tokens.js';
 import {
@@ -19,6 +19,83 @@ import {
 
 type Params = { job_id: string };
 
+function checkRegionOf(ctx: SchedulerRouteContext, job: { Region?: string | undefined }): void {
+  if (job.Region !== undefined && job.Region !== '' && job.Region !== ctx.region) {
+    throw badRequest(`No path to region ${JSON.stringify(job.Region)}`);
+  }
+}
+
+/** What {@link registerJobFromBody} takes besides the route context. */
+export interface JobRegistration {
+  /** The request body (`{"Job": ...}` and the register options), not yet validated. */
+  readonly body: unknown;
+  /** The request's query (its `namespace`). */
+  readonly query: Query;
+  /** The job ID of the path (`POST /v1/job/:job_id`), which the body's must equal. */
+  readonly pathId?: string | undefined;
+  /** Checks the caller may submit to the namespace (and override policies); throws the 403. */
+  authorize(namespace: string, policyOverride: boolean): void;
+}
+
+/**
+ * Registers a job from a register body, as `POST /v1/jobs` does: the body validated against the
+ * model's `JobRegisterRequest`, the region, the namespace (the body's when the query names none),
+ * the caller's permission, the job's tokens, then the core's write. The route and the server's
+ * seeding (`server.seed.job`) both come here.
+ * @param ctx - Route context.
+ * @param input - Body, query, path ID and the permission check.
+ * @returns The core's answer.
+ * @throws HttpError 400 naming what is wrong (a field, the namespace, a token), the check's 403,
+ *   or the core's ClusterError (check-and-set, semantic problems of the job).
+ */
+export function registerJobFromBody(ctx: SchedulerRouteContext, input: JobRegistration): RegisterResponse {
+  const body = validateBody(JobRegisterRequest, input.body);
+  const job = body.Job;
+  if (input.pathId !== undefined && job.ID !== input.pathId) {
+    throw badRequest(
+      `Job ID ${JSON.stringify(job.ID)} does not match the job ID in the path ${JSON.stringify(input.pathId)}`,
+    );
+  }
+  checkRegionOf(ctx, job);
+  const namespace = bodyNamespace('Job', job.Namespace, input.query, { bodyWins: true });
+  input.authorize(namespace, body.PolicyOverride === true);
+  checkJobTokens(ctx, job, job);
+  return ctx.cluster.registerJob({
+    job: { ...job, Namespace: namespace },
+    enforceIndex: body.EnforceIndex ?? false,
+    jobModifyIndex: body.JobModifyIndex ?? 0,
+    evalPriority: body.EvalPriority ?? 0,
+    policyOverride: body.PolicyOverride ?? false,
+    preserveCounts: body.PreserveCounts ?? false,
+    ...(body.Submission === undefined || body.Submission === null ? {} : { submission: body.Submission }),
+  });
+}
+
+/**
+ * Parses HCL job text from a parse body, as `POST /v1/jobs/parse` does (the body validated against
+ * the model's `JobParseRequest`).
+ * @param ctx - Route context.
+ * @param body - The request body, not yet validated.
+ * @param namespace - The request's namespace.
+ * @returns The parsed job (canonical with `Canonicalize`).
+ * @throws HttpError 400 for a bad body; the core's ClusterError for HCL that does not parse.
+ */
+export async function parseJobFromBody(
+  ctx: SchedulerRouteContext,
+  body: unknown,
+  namespace: string,
+): Promise<Awaited<ReturnType<SchedulerRouteContext['cluster']['parseJob']>>> {
+  const checked = validateBody(JobParseRequest, body);
+  return ctx.cluster.parseJob({
+    hcl: checked.JobHCL,
+    canonicalize: checked.Canonicalize ?? false,
+    variables: checked.Variables ?? '',
+    variableFlags: checked.VariableFlags ?? {},
+    hclV1: checked.HCLv1 ?? false,
+    namespace,
+  });
+}
+
 /**
  * Registers the job write endpoints of document 1 (create, update, parse, plan, dispatch, revert,
  * stable, evaluate, periodic force, stop).
@@ -27,12 +104,7 @@ type Params = { job_id: string };
  */
 export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
   const { cluster } = ctx;
-
-  const checkJobRegion = (job: { Region?: string | undefined }): void => {
-    if (job.Region !== undefined && job.Region !== '' && job.Region !== ctx.region) {
-      throw badRequest(`No path to region ${JSON.stringify(job.Region)}`);
-    }
-  };
+  const checkJobRegion = (job: { Region?: string | undefined }): void => checkRegionOf(ctx, job);
 
   const register = (
     request: FastifyRequest<{ Params: Partial<Params> }>,
@@ -40,27 +112,14 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
   ): FastifyReply => {
     const { query } = begin(ctx, request);
     authenticate(ctx.acl, request);
-    const body = validateBody(JobRegisterRequest, request.body);
-    const job = body.Job;
-    const pathId = request.params.job_id;
-    if (pathId !== undefined && job.ID !== pathId) {
-      throw badRequest(
-        `Job ID ${JSON.stringify(job.ID)} does not match the job ID in the path ${JSON.stringify(pathId)}`,
-      );
-    }
-    checkJobRegion(job);
-    const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
-    requireNamespace(ctx.acl, request, namespace, 'submit-job');
-    if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
-    checkJobTokens(ctx, job, job);
-    const result = cluster.registerJob({
-      job: { ...job, Namespace: namespace },
-      enforceIndex: body.EnforceIndex ?? false,
-      jobModifyIndex: body.JobModifyIndex ?? 0,
-      evalPriority: body.EvalPriority ?? 0,
-      policyOverride: body.PolicyOverride ?? false,
-      preserveCounts: body.PreserveCounts ?? false,
-      ...(body.Submission === undefined || body.Submission === null ? {} : { submission: body.Submission }),
+    const result = registerJobFromBody(ctx, {
+      body: request.body,
+      query,
+      pathId: request.params.job_id,
+      authorize(namespace, policyOverride) {
+        requireNamespace(ctx.acl, request, namespace, 'submit-job');
+        if (policyOverride) requireNamespace(ctx.acl, request, namespace, 'policy-override');
+      },
     });
     return sendWrite(ctx, request, reply, { ...result, KnownLeader: true, LastContact: 0, Warnings: '' });
   };
@@ -71,16 +130,7 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
 
   const parse = async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> => {
     const { namespace } = beginInNamespace(ctx, request, 'parse-job', 'submit-job');
-    const body = validateBody(JobParseRequest, request.body);
-    const job = await cluster.parseJob({
-      hcl: body.JobHCL,
-      canonicalize: body.Canonicalize ?? false,
-      variables: body.Variables ?? '',
-      variableFlags: body.VariableFlags ?? {},
-      hclV1: body.HCLv1 ?? false,
-      namespace,
-    });
-    return sendJson(request, reply, job);
+    return sendJson(request, reply, await parseJobFromBody(ctx, request.body, namespace));
   };
   app.post('/v1/jobs/parse', parse);
   app.put('/v1/jobs/parse', parse);

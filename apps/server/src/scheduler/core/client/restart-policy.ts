@@ -1,9 +1,9 @@
-import { formatDuration } from '../internal/duration.js';
+import { formatGoDuration } from '@sked/model';
 import type { RestartPolicy } from '../types.js';
 
 /** Text of an exhausted restart policy (`Exceeded allowed attempts 2 in interval 30m0s and mode is "fail"`). */
 export function exceededMessage(attempts: number, intervalNs: number, mode: string): string {
-  return `Exceeded allowed attempts ${attempts} in interval ${formatDuration(intervalNs)} and mode is "${mode}"`;
+  return `Exceeded allowed attempts ${attempts} in interval ${formatGoDuration(intervalNs)} and mode is "${mode}"`;
 }
 
 /** What happens to a task that exited, by its restart policy. */

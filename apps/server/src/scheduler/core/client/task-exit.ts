@@ -1,6 +1,5 @@
-import { JobType, ownValue, TaskEventType, TaskStateName } from '@sked/model';
+import { formatGoDuration, JobType, ownValue, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
-import { formatDuration } from '../internal/duration.js';
 import { iso } from '../internal/ids.js';
 import type { TaskEvent, TaskState } from '../types.js';
 import { decideRestart } from './restart-policy.js';
@@ -137,7 +136,7 @@ export function createExitHandler(
             {
               RestartReason: decision.reason,
               StartDelay: decision.startDelayNs,
-              DisplayMessage: `Task restarting in ${formatDuration(decision.startDelayNs)}`,
+              DisplayMessage: `Task restarting in ${formatGoDuration(decision.startDelayNs)}`,
             },
             now,
           ),

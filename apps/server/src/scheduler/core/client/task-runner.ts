@@ -1,7 +1,6 @@
-import { ownValue, TaskEventType, TaskStateName } from '@sked/model';
+import { formatGoDuration, ownValue, TaskEventType, TaskStateName } from '@sked/model';
 import type { CoreContext } from '../context.js';
 import type { DriverTaskEvent, TaskDriver } from '../drivers/driver.js';
-import { formatDuration } from '../internal/duration.js';
 import { iso } from '../internal/ids.js';
 import type { TaskEvent, TaskState } from '../types.js';
 import { createExitHandler } from './task-exit.js';
@@ -142,7 +141,7 @@ export function createTaskRunner(ctx: CoreContext, deps: TaskRunnerDeps): TaskRu
           ev(TaskEventType.Killing, {
             KillTimeout: tr.task.KillTimeout,
             KillReason: reason,
-            DisplayMessage: `Sent interrupt. Waiting ${formatDuration(tr.task.KillTimeout)} before force killing`,
+            DisplayMessage: `Sent interrupt. Waiting ${formatGoDuration(tr.task.KillTimeout)} before force killing`,
           }),
         ),
       );

@@ -1,6 +1,6 @@
 import { ownValue, TaskEventType } from '@sked/model';
 import type { Clock, TimerHandle } from '../clock.js';
-import { parseDuration } from '../internal/duration.js';
+import { durationNs } from '../internal/duration.js';
 import { normalizeSignal, SIGNAL_NUMBERS, type TaskDriver, type TaskHandle } from './driver.js';
 
 /**
@@ -30,7 +30,7 @@ export function createMockDriver(clock: Clock): TaskDriver {
     start(spec, sink) {
       const cfg = spec.config as MockConfig;
       const ms = (v: unknown, d: number): number => {
-        const ns = parseDuration(v);
+        const ns = durationNs(v);
         return ns === undefined ? d : ns / 1e6;
       };
       const timers = new Set<TimerHandle>();

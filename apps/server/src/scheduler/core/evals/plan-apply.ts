@@ -3,6 +3,7 @@ import {
   DeploymentStatus,
   EvalStatus,
   EvalTriggeredBy,
+  jsonEqual,
   nullRecord,
   ownValue,
   setOwn,
@@ -98,7 +99,7 @@ export function createPlanApplier(
   const applyClaims = (tx: Txn, plan: SchedulePlan): void => {
     for (const v of plan.claims) {
       const cur = tx.get('volumes', jobKey(v.Namespace, v.ID));
-      if (cur && JSON.stringify(cur.Claims) !== JSON.stringify(v.Claims))
+      if (cur && !jsonEqual(cur.Claims, v.Claims))
         tx.put('volumes', { ...cur, Claims: v.Claims, ModifyIndex: tx.index });
     }
   };

@@ -1,6 +1,6 @@
 import { nullRecord, ownValue } from '@sked/model';
 import { badRequest } from '../errors.js';
-import { parseDuration } from '../internal/duration.js';
+import { durationNs } from '../internal/duration.js';
 import { isObj, merged, type Json, type Obj } from './json.js';
 
 /** Fields whose HCL value is a duration string turned into nanoseconds. */
@@ -90,7 +90,7 @@ const pascal = (s: string): string =>
     .join('');
 
 function duration(v: Json, where: string): number {
-  const ns = parseDuration(v);
+  const ns = durationNs(v);
   if (ns === undefined)
     throw badRequest(
       `Invalid duration ${JSON.stringify(v)} at ${where}: expected a value such as "30s", "5m" or "1h30m".`,

@@ -16,8 +16,3 @@ export function uuidFactory(random: () => number): () => string {
 export function iso(ms: number): string {
   return new Date(ms).toISOString();
 }
-
-/** Deep copy of JSON-like data. */
-export function clone<T>(v: T): T {
-  return structuredClone(v);
-}

@@ -102,6 +102,33 @@ describe('the scheduler, called directly on a read-only state', () => {
     expect(plan.deployment?.TaskGroups['web']?.PlacedCanaries).toEqual([plan.place[0]?.ID]);
   });
 
+  it('updates in place a version whose task fields hold the same values with their keys in another order', () => {
+    const h = schedulerHarness();
+    const v0 = h.job(service('reorder', 2));
+    const first = h.plan(v0);
+    h.apply(first);
+    h.update(...first.place.map(running));
+    const v1 = h.job(service('reorder', 2, { Meta: { v: '2' } }));
+    const reversed = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).reverse()) as T;
+    const reordered = {
+      ...v1,
+      TaskGroups: v1.TaskGroups.map((g) => ({
+        ...reversed(g),
+        Tasks: g.Tasks.map((t) => ({
+          ...t,
+          Resources: reversed(t.Resources),
+          Config: reversed(t.Config ?? {}),
+        })),
+      })),
+    };
+    const [task] = reordered.TaskGroups[0]?.Tasks ?? [];
+    expect(JSON.stringify(task?.Resources)).not.toBe(JSON.stringify(v1.TaskGroups[0]?.Tasks[0]?.Resources));
+    const plan = h.plan(reordered);
+    expect(plan.inPlace).toHaveLength(2);
+    expect(plan.place).toEqual([]);
+    expect(plan.stop).toEqual([]);
+  });
+
   it('reschedules a failed allocation on another node, linking the two, or later through a follow-up', () => {
     const h = schedulerHarness();
     const policy = {

@@ -1,4 +1,4 @@
-import { AllocDesiredStatus, DeploymentStatus } from '@sked/model';
+import { AllocDesiredStatus, DeploymentStatus, jsonEqual } from '@sked/model';
 import { clientTerminal, isLive } from '../internal/status.js';
 import type { Allocation, Evaluation, Job } from '../types.js';
 import { desiredOf, emptyPlan, type SchedContext, type SchedulePlan } from './plan.js';
@@ -70,8 +70,7 @@ export function schedule(ctx: SchedContext, job: Job | undefined, ev: Evaluation
   }
   const dep = run.deployment;
   plan.deployment = dep;
-  if (dep && !plan.deploymentCreated && JSON.stringify(dep) === JSON.stringify(run.storedDeployment))
-    plan.deployment = undefined;
+  if (dep && !plan.deploymentCreated && jsonEqual(dep, run.storedDeployment)) plan.deployment = undefined;
   plan.claims = [...world.volumes.values()];
   return plan;
 }

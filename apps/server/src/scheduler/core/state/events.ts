@@ -1,4 +1,4 @@
-import { EventTopic, EventType, NodeStatus, ownValue } from '@sked/model';
+import { EventTopic, EventType, jsonEqual, NodeStatus, ownValue } from '@sked/model';
 
 import type {
   Allocation,
@@ -130,9 +130,7 @@ function nodeTypes(before: Node | undefined, after: Node | undefined): TypeOf<'N
   if (before === undefined) return after === undefined ? [] : [EventType.NodeRegistration];
   if (after === undefined) return [EventType.NodeDeregistration];
   const history = after.Events !== before.Events;
-  const drain =
-    after.Drain !== before.Drain ||
-    JSON.stringify(after.DrainStrategy) !== JSON.stringify(before.DrainStrategy);
+  const drain = after.Drain !== before.Drain || !jsonEqual(after.DrainStrategy, before.DrainStrategy);
   const types: TypeOf<'Node'>[] = [];
   if (drain) types.push(EventType.NodeDrain);
   else if (after.SchedulingEligibility !== before.SchedulingEligibility)

@@ -1,0 +1,375 @@
+/**
+ * Fault injection, for testing how clients cope with a failing server: one injector per server,
+ * installed as one `onRequest` hook on each of the three listeners (the same hook, not a copy per
+ * service). It answers the Nth matching request with a status, adds latency, cuts connections,
+ * drops open streams and makes the scheduling service leaderless.
+ *
+ * @packageDocumentation
+ */
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isFlagSet, isUpgrade } from './app.js';
+import { HttpError } from './errors.js';
+import { registerFaultControl } from './fault-control.js';
+import {
+  FaultRuleError,
+  checkFaultFilter,
+  checkFaultRule,
+  faultMatches,
+  type CheckedFaultRule,
+  type FaultFilter,
+  type FaultRule,
+  type FaultService,
+} from './fault-rules.js';
+
+/** A rule in effect, as `server.faults.inject` returns it. */
+export interface FaultHandle {
+  /** The rule's ID (`f1`, `f2`, ...), also used by the control endpoint. */
+  readonly id: string;
+  /** Requests that matched the rule so far. */
+  readonly matched: number;
+  /** Requests the fault was applied to so far. */
+  readonly applied: number;
+  /** Whether the rule has been applied `times` times (it then stays listed, doing nothing). */
+  readonly spent: boolean;
+  /** Removes the rule; requests already waiting on its latency go on. */
+  remove(): void;
+}
+
+/** A rule as listed (the control endpoint answers this shape as JSON). */
+export interface FaultSnapshot {
+  readonly id: string;
+  readonly service: FaultService | null;
+  readonly method: readonly string[] | null;
+  readonly path: string | null;
+  readonly nth: number;
+  readonly times: number | 'always';
+  readonly status: number | null;
+  readonly body: unknown;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly delayMs: number;
+  readonly reset: boolean;
+  readonly matched: number;
+  readonly applied: number;
+}
+
+/** Fault injection of a running server (`server.faults`). */
+export interface ServerFaults {
+  /**
+   * Adds a rule: the `nth` request (counted from now) that matches `service`, `method` and `path`,
+   * and the `times - 1` matching ones after it, wait `delayMs`, then are answered `status` (with
+   * `body` and `headers`), cut (`reset`), or handled normally.
+   * @param rule - The rule.
+   * @returns The rule in effect (counts, `remove()`).
+   * @throws `FaultRuleError` naming the field that is wrong.
+   */
+  inject(rule: FaultRule): FaultHandle;
+  /** The rules in effect, in the order they were added. */
+  list(): FaultSnapshot[];
+  /**
+   * Removes a rule.
+   * @param id - Its ID.
+   * @returns Whether it existed.
+   */
+  remove(id: string): boolean;
+  /** Removes every rule and gives the scheduling service its leader back. */
+  clear(): void;
+  /**
+   * Makes the scheduling service leaderless (or gives it its leader back): a request that is not a
+   * `stale` read is answered 500 `No cluster leader`, a `stale` read is served with
+   * `X-Svc-KnownLeader: false` and `X-Svc-LastContact` counting from now.
+   * @param on - Leaderless or not. @defaultValue true
+   */
+  leaderless(on?: boolean): void;
+  /** Whether the scheduling service is leaderless. */
+  readonly isLeaderless: boolean;
+  /**
+   * Cuts the connections of the open requests that match (event streams, exec sessions, peering
+   * streams, blocking queries waiting): the clients see the connection end without an answer.
+   * @param filter - `service`, `method` and `path` as in a rule. @defaultValue every open request
+   * @returns How many requests were cut.
+   */
+  drop(filter?: FaultFilter): number;
+  /** Cuts every open event stream (`GET /v1/event/stream`). @returns How many. */
+  dropEventStreams(): number;
+  /** Cuts every open exec session (`/v1/client/allocation/:alloc_id/exec`). @returns How many. */
+  dropExecSessions(): number;
+  /** Cuts every peering stream other servers opened to this one (`/v1/internal/peering/stream`). @returns How many. */
+  dropPeeringStreams(): number;
+}
+
+/** What a listener hands to {@link FaultInjector.install}. */
+export interface FaultListenerOptions {
+  /** Which listener this is. */
+  readonly service: FaultService;
+  /**
+   * Checks that a request may use the control endpoint (the scheduling listener's management
+   * token); the endpoint is registered only on a listener that gives it, when control is on.
+   */
+  readonly authorize?: ((request: FastifyRequest) => void) | undefined;
+}
+
+/** The injector of a server: the public {@link ServerFaults} plus what the listeners need. */
+export interface FaultInjector extends ServerFaults {
+  /** Whether the control endpoint (`/v1/sked/faults`) is on. */
+  readonly control: boolean;
+  /**
+   * Installs the hook on a listener (after its local-only guard, before it is ready).
+   * @param app - The listener's fastify instance.
+   * @param options - Which listener, and the control endpoint's check.
+   */
+  install(app: FastifyInstance, options: FaultListenerOptions): void;
+}
+
+/** Paths no fault applies to: the control endpoint. */
+export const FAULT_CONTROL_PREFIX = '/v1/sked/';
+
+/** Scheduling service paths a missing leader does not affect: answered by a node, or ours. */
+const LEADER_FREE = /^\/v1\/(client\/|openapi\.json$|sked\/)/;
+
+interface ActiveRule {
+  readonly id: string;
+  readonly rule: CheckedFaultRule;
+  matched: number;
+  applied: number;
+}
+
+interface OpenRequest {
+  readonly service: FaultService;
+  readonly method: string;
+  readonly path: string;
+  readonly socket: Socket;
+}
+
+const pathOf = (url: string): string => {
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at);
+};
+
+function snapshot(active: ActiveRule): FaultSnapshot {
+  const { rule } = active;
+  return {
+    id: active.id,
+    service: rule.service ?? null,
+    method: rule.methods === undefined ? null : [...rule.methods],
+    path: rule.path === undefined ? null : String(rule.path),
+    nth: rule.nth,
+    times: Number.isFinite(rule.times) ? rule.times : 'always',
+    status: rule.status ?? null,
+    body: rule.body ?? null,
+    headers: { ...rule.headers },
+    delayMs: rule.delayMs,
+    reset: rule.reset,
+    matched: active.matched,
+    applied: active.applied,
+  };
+}
+
+/** Waits `ms`, or less when the client goes (the response closes) or the server closes. */
+function pause(ms: number, response: ServerResponse, closing: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      response.off('close', done);
+      closing.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    response.once('close', done);
+    closing.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The injector's state, shared by its functions. */
+interface FaultState {
+  readonly rules: ActiveRule[];
+  readonly open: Set<OpenRequest>;
+  readonly closing: AbortController;
+  leaderlessSince: number | undefined;
+}
+
+/** Counts a request against every rule; the rules whose turn it is. */
+function triggered(state: FaultState, request: Omit<OpenRequest, 'socket'>): CheckedFaultRule[] {
+  const out: CheckedFaultRule[] = [];
+  for (const active of state.rules) {
+    if (!faultMatches(active.rule, request)) continue;
+    active.matched++;
+    if (active.matched >= active.rule.nth && active.applied < active.rule.times) {
+      active.applied++;
+      out.push(active.rule);
+    }
+  }
+  return out;
+}
+
+/**
+ * Keeps an open request (for drops) until its answer ends: the response's `close` comes when it is
+ * sent or when its connection ends (the WebSocket plugin's response is bound to the socket too). No
+ * listener goes on the socket itself, which a keep-alive or pipelining client shares between requests.
+ */
+function track(state: FaultState, reply: FastifyReply, entry: OpenRequest): void {
+  state.open.add(entry);
+  reply.raw.once('close', () => state.open.delete(entry));
+}
+
+/** Answers a request with a rule's status, body and headers (errors in the listener's format). */
+function answer(request: FastifyRequest, reply: FastifyReply, rule: CheckedFaultRule): FastifyReply {
+  if (isUpgrade(request.headers)) {
+    // a refused upgrade's socket belongs to no HTTP connection the server would close: end it
+    void reply.header('connection', 'close');
+    reply.raw.once('finish', () => request.raw.socket.destroy());
+  }
+  for (const [name, value] of Object.entries(rule.headers)) void reply.header(name, value);
+  const status = rule.status ?? 500;
+  if (rule.body === undefined && status >= 400) throw new HttpError(status, 'injected fault');
+  void reply.code(status);
+  if (rule.body === undefined) return reply.send();
+  const json = typeof rule.body !== 'string';
+  if (!reply.hasHeader('content-type'))
+    void reply.type(json ? 'application/json' : 'text/plain; charset=utf-8');
+  return reply.send(json ? JSON.stringify(rule.body) : rule.body);
+}
+
+/** The hook: latency, then an answer, a cut or the leaderless 500, else the request goes on. */
+async function onRequest(
+  state: FaultState,
+  service: FaultService,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const path = pathOf(request.url);
+  if (path.startsWith(FAULT_CONTROL_PREFIX)) return undefined;
+  const entry: OpenRequest = { service, method: request.method, path, socket: request.raw.socket };
+  track(state, reply, entry);
+  const due = state.rules.length === 0 ? [] : triggered(state, entry);
+  const delayMs = due.reduce((sum, rule) => sum + rule.delayMs, 0);
+  if (delayMs > 0) await pause(delayMs, reply.raw, state.closing.signal);
+  if (entry.socket.destroyed) {
+    reply.hijack();
+    return reply;
+  }
+  const terminal = due.find((rule) => rule.reset || rule.status !== undefined);
+  if (terminal?.reset === true) {
+    reply.hijack();
+    entry.socket.destroy();
+    return reply;
+  }
+  if (terminal !== undefined) return answer(request, reply, terminal);
+  if (service === 'scheduler' && state.leaderlessSince !== undefined && !LEADER_FREE.test(path)) {
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    const query = request.query as Record<string, unknown> | undefined;
+    if (!read || !isFlagSet(query?.['stale'])) {
+      return reply.code(500).type('text/plain; charset=utf-8').send('No cluster leader');
+    }
+  }
+  return undefined;
+}
+
+/** Cuts the connections of the open requests a filter selects. */
+function dropWhere(state: FaultState, filter: FaultFilter | undefined): number {
+  const checked = checkFaultFilter(filter);
+  let dropped = 0;
+  for (const entry of state.open) {
+    if (!faultMatches(checked, entry)) continue;
+    state.open.delete(entry);
+    entry.socket.destroy();
+    dropped++;
+  }
+  return dropped;
+}
+
+/** Installs the hooks (and the control endpoint) of an injector on a listener. */
+function install(
+  state: FaultState,
+  faults: FaultInjector,
+  app: FastifyInstance,
+  listener: FaultListenerOptions,
+): void {
+  app.addHook('onRequest', (request, reply) => onRequest(state, listener.service, request, reply));
+  if (listener.service === 'scheduler') {
+    // a stale read while leaderless: the read headers say so
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      const since = state.leaderlessSince;
+      if (since !== undefined && reply.hasHeader('x-svc-knownleader')) {
+        reply.header('x-svc-knownleader', 'false');
+        reply.header('x-svc-lastcontact', String(Math.max(0, Date.now() - since)));
+      }
+      done(null, payload);
+    });
+  }
+  app.addHook('preClose', (done) => {
+    state.closing.abort();
+    done();
+  });
+  if (faults.control && listener.authorize !== undefined) {
+    registerFaultControl(app, faults, listener.authorize);
+  }
+}
+
+function handleOf(active: ActiveRule, remove: (id: string) => boolean): FaultHandle {
+  return {
+    id: active.id,
+    get matched() {
+      return active.matched;
+    },
+    get applied() {
+      return active.applied;
+    },
+    get spent() {
+      return active.applied >= active.rule.times;
+    },
+    remove: () => void remove(active.id),
+  };
+}
+
+/**
+ * Creates a server's fault injector.
+ * @param options - `control`: whether the control endpoint is on. @defaultValue off
+ * @returns The injector, with no rule and a leader.
+ */
+export function createFaultInjector(options: { readonly control?: boolean } = {}): FaultInjector {
+  const state: FaultState = {
+    rules: [],
+    open: new Set(),
+    closing: new AbortController(),
+    leaderlessSince: undefined,
+  };
+  const { rules } = state;
+  let nextId = 1;
+  const faults: FaultInjector = {
+    control: options.control === true,
+    inject(rule) {
+      const checked = checkFaultRule(rule);
+      if (rules.length >= 1000) throw new FaultRuleError('rule', 'fault rules: at most 1000 rules at a time');
+      const active: ActiveRule = { id: `f${nextId++}`, rule: checked, matched: 0, applied: 0 };
+      rules.push(active);
+      return handleOf(active, (id) => faults.remove(id));
+    },
+    list: () => rules.map(snapshot),
+    remove(id) {
+      const at = rules.findIndex((active) => active.id === id);
+      if (at < 0) return false;
+      rules.splice(at, 1);
+      return true;
+    },
+    clear() {
+      rules.length = 0;
+      state.leaderlessSince = undefined;
+    },
+    leaderless(on = true) {
+      if (!on) state.leaderlessSince = undefined;
+      else state.leaderlessSince ??= Date.now();
+    },
+    get isLeaderless() {
+      return state.leaderlessSince !== undefined;
+    },
+    drop: (filter) => dropWhere(state, filter),
+    dropEventStreams: () => dropWhere(state, { service: 'scheduler', path: '/v1/event/stream' }),
+    dropExecSessions: () =>
+      dropWhere(state, { service: 'scheduler', path: '/v1/client/allocation/:alloc_id/exec' }),
+    dropPeeringStreams: () => dropWhere(state, { service: 'mesh', path: '/v1/internal/peering/stream' }),
+    install: (app, listener) => install(state, faults, app, listener),
+  };
+  return faults;
+}
