@@ -76,7 +76,8 @@ describe('generated and closure filters agree with the reference evaluator', () 
     if (!ast.ok) throw new Error(text);
     const [reference, generated, closures] = both(ast.ast, datum);
     expect(generated).toBe(closures);
-    if (datum !== undefined) expect(generated).toBe(reference);
+    // the reference evaluator takes JSON data: undefined is compared with the closures only
+    expect(generated).toBe(datum === undefined ? closures : reference);
   });
 
   it.each<[string, unknown, Outcome]>([
