@@ -185,7 +185,8 @@ function emitMatch(g: Gen, at: At, node: MatchNode): string {
 function emitSet(g: Gen, at: At, group: readonly MatchNode[], kind: 'and' | 'or'): string {
   g.clauses += group.length;
   for (const m of group) typedSelector(m.selector, at.scope, g.ctx);
-  const set = konst(g, new Set(group.map((m) => intern(m.value?.raw ?? ''))));
+  // not interned: a Set lookup hashes the value and compares content only on a hash match
+  const set = konst(g, new Set(group.map((m) => m.value?.raw ?? '')));
   const orNode = group.reduceRight<Expression | undefined>(
     (right, left) => (right === undefined ? left : { kind, left, right, span: left.span }),
     undefined,
