@@ -6,6 +6,7 @@ import { filterCommand } from './commands/filter.js';
 import { ldapCommand } from './commands/ldap.js';
 import { loginCommands } from './commands/login.js';
 import { peeringCommand } from './commands/peering.js';
+import { serverCommand } from './commands/server.js';
 import { readCommands } from './commands/job-read.js';
 import { submitCommands } from './commands/job-submit.js';
 import { writeCommands } from './commands/job-write.js';
@@ -31,6 +32,7 @@ const GROUP_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   alloc: ['sked alloc status --filter \'JobID == "web"\'', 'sked alloc exec --job web sh'],
   volume: ['sked volume register db-data.json', 'sked volume status db-data'],
   event: ['sked event stream --topic Job:web'],
+  server: ['sked server members', 'sked server members --region east'],
   filter: [
     'sked filter check \'Status == "running"\'',
     'sked job status --json | sked filter eval \'Type == "batch"\'',
@@ -104,6 +106,7 @@ export function createProgram(): Command {
   program.addCommand(allocCommand());
   program.addCommand(volumeCommand());
   program.addCommand(eventCommand());
+  program.addCommand(serverCommand());
   program.addCommand(filterCommand());
   for (const command of loginCommands()) program.addCommand(command);
   program.addCommand(ldapCommand());

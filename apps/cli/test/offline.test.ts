@@ -49,6 +49,7 @@ describe('the command tree', () => {
         'volume deregister',
         'volume detach',
         'event stream',
+        'server members',
         'filter check',
         'filter eval',
         'login ldap',

@@ -12,6 +12,8 @@ import { serverImports, show, SRC, type Import } from '../test/imports.js';
  * - a service (`scheduler/`, `secrets/`, `mesh/`) imports none of the others, nor the data dir
  *   adapter (`durable/`) nor the root; what one needs of another (the mesh: the ACL; the scheduler:
  *   the secrets token lookup) is an interface of its own that the root hands over;
+ * - the web console's part (`console/`: its files and the way to the other listeners) imports only
+ *   `http/`, `defaults.ts` and itself; the root registers it on the scheduling listener;
  * - only the root (`wiring/`, and the entry points `main.ts` and `index.ts`) imports `durable/`
  *   and `wiring/`, and imports more than one service (`durable/`, the data dir behind the three
  *   services' stores, reads their store modules; the root alone opens it).
@@ -53,6 +55,16 @@ describe('the server import layering', () => {
   it('a service imports only http/, defaults.ts and itself', () => {
     const bad = all.filter(
       (i) => SERVICES.includes(part(i.from)) && ![part(i.from), 'http', 'defaults'].includes(part(i.to)),
+    );
+    expect(show(bad)).toEqual([]);
+  });
+
+  it('console/ imports only http/, defaults.ts and itself, and only the root imports it', () => {
+    expect(all.some((i) => part(i.from) === 'console' && part(i.to) === 'http')).toBe(true);
+    const bad = all.filter(
+      (i) =>
+        (part(i.from) === 'console' && !['console', 'http', 'defaults'].includes(part(i.to))) ||
+        (part(i.to) === 'console' && crossing(i) && !ROOT.includes(part(i.from))),
     );
     expect(show(bad)).toEqual([]);
   });

@@ -71,6 +71,10 @@ describe('sked-server as a process', { timeout: 60_000 }, () => {
     const url = await ready(r);
     expect(r.stdout()).toMatch(/^scheduler listening on http:\/\/127\.0\.0\.1:\d+\n/);
     await expect.poll(() => r.stdout()).toMatch(/^mesh listening on http:\/\/127\.0\.0\.1:\d+$/m);
+    // last, the address of the web console, which the listener serves
+    await expect.poll(() => r.stdout()).toMatch(new RegExp(`\\nweb console on ${url}/ui/\\n$`));
+    const page = await fetch(`${url}/ui/`);
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
     const res = await fetch(`${url}/v1/jobs`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-svc-index')).not.toBeNull();

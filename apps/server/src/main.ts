@@ -48,6 +48,7 @@ async function main(argv: readonly string[]): Promise<number> {
       );
     }
   }
+  process.stdout.write(`web console on ${server.scheduler.url}/ui/\n`);
   const running = server;
   await new Promise<void>((resolve) => {
     let stopping = false;

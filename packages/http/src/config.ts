@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
-
 import { parseGoBool } from '@sked/model';
+
+import { readTextFile } from '#platform';
 
 import { DEFAULT_MAX_RESPONSE_BYTES } from './bounded.js';
 import { ConfigError } from './errors.js';
@@ -367,11 +367,13 @@ function parseBool(raw: string, source: string): boolean {
 function readPem(file: string, source: string, what: string): string {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readTextFile(file);
   } catch (cause) {
     const code = (cause as { code?: string }).code ?? 'error';
+    const reason =
+      code === 'ENOENT' ? 'no such file' : code === 'EBROWSER' ? 'a browser cannot read files' : code;
     throw new ConfigError(
-      `Could not read the ${what} file ${JSON.stringify(file)} (${source}): ${code === 'ENOENT' ? 'no such file' : code}.`,
+      `Could not read the ${what} file ${JSON.stringify(file)} (${source}): ${reason}.`,
       source,
       file,
       { cause },

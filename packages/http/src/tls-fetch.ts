@@ -1,8 +1,11 @@
 /**
- * The TLS side of a transport, loaded on first use: a transport without TLS options never loads
- * undici.
+ * The TLS side of a transport: undici's dispatcher carrying the TLS settings and undici's fetch,
+ * made by the `#platform` module (loaded on first use in Node; refused in a browser build).
  */
 import type { Agent } from 'undici';
+
+import { createTlsFetch } from '#platform';
+
 import type { FetchLike, ResolvedTls } from './config.js';
 
 /** The TLS side of a transport: undici's dispatcher with the settings, and undici's fetch. @internal */
@@ -12,18 +15,15 @@ export interface TlsFetch {
 }
 
 /**
- * Loads undici and creates its dispatcher for TLS settings, once, on the first request that needs
- * it: a transport without TLS options never loads undici (a command-line tool starts faster).
+ * The TLS side for a transport's settings, created on the first request that needs it: a transport
+ * without TLS options never loads undici (a command-line tool starts faster).
+ * @throws {@link ConfigError} in a browser build, when the transport is created.
  * @internal
  */
 export function lazyTlsFetch(tls: ResolvedTls): () => Promise<TlsFetch> {
-  let loaded: Promise<TlsFetch> | undefined;
-  return () =>
-    (loaded ??= import('undici').then((undici) => {
-      const connect: Record<string, unknown> = { rejectUnauthorized: tls.rejectUnauthorized };
-      if (tls.ca !== undefined) connect['ca'] = tls.ca;
-      if (tls.cert !== undefined) connect['cert'] = tls.cert;
-      if (tls.key !== undefined) connect['key'] = tls.key;
-      return { dispatcher: new undici.Agent({ connect }), fetch: undici.fetch as unknown as FetchLike };
-    }));
+  const connect: Record<string, unknown> = { rejectUnauthorized: tls.rejectUnauthorized };
+  if (tls.ca !== undefined) connect['ca'] = tls.ca;
+  if (tls.cert !== undefined) connect['cert'] = tls.cert;
+  if (tls.key !== undefined) connect['key'] = tls.key;
+  return createTlsFetch(connect);
 }

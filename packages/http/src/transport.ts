@@ -213,7 +213,7 @@ export function isTransport(value: unknown): value is Transport {
  */
 export function createTransport(options: TransportOptions = {}): Transport {
   const envOption = options.env;
-  const env = envOption === false ? {} : (envOption ?? process.env);
+  const env = envOption === false ? {} : (envOption ?? processEnv());
   const input: ConfigInput = { ...options };
   return build({
     input,
@@ -223,6 +223,11 @@ export function createTransport(options: TransportOptions = {}): Transport {
     log: options.log,
     tls: undefined,
   });
+}
+
+/** Node's environment; a browser has none (no `process`), so nothing is read there. */
+function processEnv(): Readonly<Record<string, string | undefined>> {
+  return typeof process === 'undefined' ? {} : process.env;
 }
 
 function build(setup: Setup): Transport {

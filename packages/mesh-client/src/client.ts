@@ -121,7 +121,8 @@ export function createMeshClient(transportOrOptions: Transport | MeshClientOptio
     envPrefix: MESH_ENV_PREFIX,
     defaultAddress: MESH_DEFAULT_ADDRESS,
   });
-  const env = options.env === false ? {} : (options.env ?? process.env);
+  const env =
+    options.env === false ? {} : (options.env ?? (typeof process === 'undefined' ? {} : process.env));
   const fromEnv = env[`${MESH_ENV_PREFIX}PARTITION`];
   const source = partitionOption === undefined ? `${MESH_ENV_PREFIX}PARTITION` : 'option partition';
   const partition = checkedPartition(partitionOption ?? (fromEnv === '' ? undefined : fromEnv), source);

@@ -7,6 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { ensureAptPackages } from '@sked/testkit/apt';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -62,6 +63,33 @@ describe('sked-server and sked installed with npm --ignore-scripts outside the w
     expect(jobs.status).toBe(200);
     expect(((await jobs.json()) as { ID: string }[]).map((job) => job.ID)).toContain('web');
     expect(Object.keys(server.urls).sort()).toEqual(['mesh', 'scheduler', 'secrets']);
+  });
+
+  it('npx sked-server serves the web console from its own package at /ui/ (nothing outside ui/)', async () => {
+    const base = server.urls['scheduler'] ?? '';
+    const root = await fetch(`${base}/`, { redirect: 'manual', signal: AbortSignal.timeout(10_000) });
+    expect([root.status, root.headers.get('location')]).toEqual([307, '/ui/']);
+    const page = await fetch(`${base}/ui/`, { signal: AbortSignal.timeout(10_000) });
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    const installed = readFileSync(join(project, 'node_modules/@sked/server/ui/index.html'), 'utf8');
+    const script = /src="(\/ui\/assets\/app-\w+\.js)"/.exec(installed)?.[1] ?? 'missing';
+    expect(html).toContain(`src="${script}"`);
+    const js = await fetch(`${base}${script}`, { signal: AbortSignal.timeout(10_000) });
+    expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    // the package's own package.json sits beside ui/: a path out of ui/ reaches nothing
+    const { hostname, port } = new URL(base);
+    for (const path of ['/ui/../package.json', '/ui/%2e%2e/package.json', '/ui/..%2fpackage.json']) {
+      const status = await new Promise<number>((resolve, reject) => {
+        httpRequest({ hostname, port, path, timeout: 10_000 }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect({ path, status }).toEqual({ path, status: 404 });
+    }
   });
 
   it('npx sked job status lists the demo jobs', async () => {

@@ -9,8 +9,10 @@ import { join } from 'node:path';
 
 import { DataDirError, FORMAT_VERSION, openDataDir, STATE_FILE, type DataDir } from './data-dir.js';
 import type { PeeringStore } from '../mesh/store.js';
+import type { MemberStore } from '../scheduler/regions/index.js';
 import type { SecretsStore } from '../secrets/store.js';
 import { createDurablePeeringStore } from './mesh-store.js';
+import { createDurableMemberStore } from './regions-store.js';
 import { openSchedulerState, type SchedulerState } from './scheduler-state.js';
 import type { OpenRowsOptions } from './rows.js';
 import { createDurableSecretsStore } from './secrets-store.js';
@@ -31,6 +33,8 @@ export interface Durable {
   readonly secrets: SecretsStore;
   /** The mesh service's peering store. */
   readonly mesh: PeeringStore;
+  /** The other members of the scheduling service's federation of regions. */
+  readonly regions: MemberStore;
   /** Writes what is pending and releases the data dir (its lock). */
   close(): void;
 }
@@ -54,10 +58,12 @@ export function openDurable(
   let scheduler: SchedulerState;
   let secrets: SecretsStore;
   let mesh: PeeringStore;
+  let regions: MemberStore;
   try {
     scheduler = openSchedulerState(dataDir, onFailure, options);
     secrets = createDurableSecretsStore(dataDir.db);
     mesh = createDurablePeeringStore(dataDir.db);
+    regions = createDurableMemberStore(dataDir.db);
   } catch (error) {
     dataDir.close();
     throw new DataDirError(
@@ -71,6 +77,7 @@ export function openDurable(
     scheduler,
     secrets,
     mesh,
+    regions,
     close() {
       if (closed) return;
       closed = true;

@@ -3,6 +3,7 @@
  * simulated cluster, its HTTP API, the event stream and exec.
  */
 import { ownValue } from '@sked/model';
+import type { FastifyInstance } from 'fastify';
 import { DEFAULTS } from '../defaults.js';
 import { createHttpApp } from '../http/app.js';
 import { listenService, type RunningService, type ServiceListenOptions } from '../http/listen.js';
@@ -18,6 +19,7 @@ import {
   registerExecRoute,
   type ExecAllocation,
 } from './exec/index.js';
+import { createRegions, type MemberStore, type Regions } from './regions/index.js';
 import type { SchedulerCluster, SchedulerRouteContext, TokenLookup } from './routes/common.js';
 import { registerSchedulerRoutes, rpcAddressOf } from './routes/index.js';
 import { createSchedulerSeeder, type SchedulerSeeder } from './seed.js';
@@ -48,6 +50,14 @@ export interface StartSchedulerOptions extends ServiceListenOptions {
   readonly execSandbox?: boolean | undefined;
   /** Looks up a job's `SecretsToken` (the secrets service's). @defaultValue none: every token is unknown */
   readonly secretsTokens?: ((secret: string) => TokenLookup) | undefined;
+  /** Scheduling addresses of other members to federate with (see ./regions). @defaultValue none */
+  readonly join?: readonly string[] | undefined;
+  /** Keeps the federation's other members across restarts. @defaultValue memory only */
+  readonly regionsStore?: MemberStore | undefined;
+  /** Token this member sends in membership exchanges (a management token of the federation). */
+  readonly regionsToken?: string | undefined;
+  /** More routes on this listener, added by the root before it listens (the web console). @defaultValue none */
+  readonly routes?: ((app: FastifyInstance) => void) | undefined;
 }
 
 /** The running scheduling service. */
@@ -56,6 +66,8 @@ export interface RunningScheduler extends RunningService {
   readonly cluster: SchedulerCluster;
   /** Seeding from code through the endpoints' own paths (`server.seed`, `server.reset()`). */
   readonly seed: SchedulerSeeder;
+  /** The federation of regions this member belongs to. */
+  readonly regions: Regions;
 }
 
 function findExecAllocation(cluster: SchedulerCluster, allocId: string): ExecAllocation | undefined {
@@ -89,6 +101,18 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
   const { acl, host } = options;
   const region = options.region ?? DEFAULTS.region;
   assertExecExposureAllowed({ bind: host, aclEnabled: acl.enabled });
+  // before anything starts: a region name or join address that cannot be used throws here
+  const regions = createRegions({
+    region,
+    datacenter: options.datacenter ?? DEFAULTS.datacenter,
+    join: options.join,
+    store: options.regionsStore,
+    acl,
+    token: options.regionsToken,
+    localOnly: options.localOnly,
+    maxBody: options.maxBody ?? DEFAULTS.maxBody,
+    heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+  });
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
   // while the cluster is created) are in the event stream's buffer.
   const broker = createEventBroker();
@@ -114,6 +138,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     service: 'scheduler',
     authorize: (request) => void requireManagement(acl, request),
   });
+  regions.register(app);
   // Nothing leaves the process before it is durable: a write is answered once its commit is on
   // disk, and a read never shows what a crash could still undo.
   app.addHook('onSend', (_request, _reply, payload, done) => {
@@ -149,25 +174,33 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     region,
     sandbox: options.execSandbox === false ? undefined : detectExecSandbox(),
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
+    relay: regions.exec.relay,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
   try {
+    options.routes?.(app);
     // A restored state already holds the demo jobs (or what became of them).
     if (options.demo === true && options.persistence?.restored === undefined) loadDemo(cluster);
   } catch (error) {
     await app.close().catch(() => undefined);
+    await regions.close();
     await cluster.close();
     throw error;
   }
-  const { url, close: closeApp } = await listenService(app, options, () => cluster.close());
+  const { url, close: closeApp } = await listenService(app, options, async () => {
+    await regions.close();
+    await cluster.close();
+  });
   let closed: Promise<void> | undefined;
+  regions.start(url);
   return {
     url,
     app,
     cluster,
     seed: createSchedulerSeeder(routes, { demo: options.demo === true }),
+    regions,
     close() {
-      closed ??= closeApp().then(() => cluster.close());
+      closed ??= Promise.all([closeApp(), regions.close()]).then(() => cluster.close());
       return closed;
     },
   };

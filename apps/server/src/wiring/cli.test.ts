@@ -52,6 +52,13 @@ describe('parseCli', () => {
     });
   });
 
+  it('reads --join as a list of member addresses (their origins)', () => {
+    expect(parseCli(['--join', 'http://127.0.0.1:4646/', '--join', 'http://[::1]:5000'])).toEqual({
+      kind: 'run',
+      options: { join: ['http://127.0.0.1:4646', 'http://[::1]:5000'] },
+    });
+  });
+
   it.each([['--help'], ['-h']])('%s asks for help', (flag) => {
     expect(parseCli([flag])).toEqual({ kind: 'help' });
   });
@@ -64,6 +71,15 @@ describe('parseCli', () => {
     [['--max-body', 'lots'], /--max-body expects a size/],
     [['--acl-tokens', 'f.json'], /--acl-tokens requires --acl/],
     [['--region', 'a b'], /--region expects a name/],
+    [
+      ['--region', '..'],
+      /--region expects a name of 1-128 letters, digits, "-", "_" or "." \(not "." or ".."\), not "\.\."/,
+    ],
+    [
+      ['--join', 'localhost:4646'],
+      /^--join expects the scheduling address of another sked-server, such as http:\/\/127.0.0.1:4646, not "localhost:4646"$/,
+    ],
+    [['--join', 'http://127.0.0.1:4646/v1/jobs'], /--join expects the scheduling address/],
     [['extra'], /Unexpected argument 'extra'/],
     [['--bind'], /--bind <value>' argument missing/],
     [['--mesh-port', '-1'], /--mesh-port/],

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parseByteSize } from '@sked/model';
 import { DEFAULTS } from '../defaults.js';
+import { parseMemberAddress, regionNameProblem } from '../scheduler/regions/index.js';
 import { parseMount } from '../secrets/index.js';
 import { parseStateFlags, STATE_FLAGS, STATE_USAGE } from './cli-state.js';
 import type { StartServerOptions } from './server.js';
@@ -15,6 +16,8 @@ Options:
   --bind ADDR             Address to listen on (default ${DEFAULTS.bind})
   --scheduler-port PORT   Port of the scheduling service API (default ${DEFAULTS.schedulerPort}; 0 picks a free port)
   --region NAME           Region this server serves (default ${DEFAULTS.region})
+  --join URL              Join the federation of regions of the sked-server whose scheduling
+                          address is URL (repeatable; retried until it answers)
   --nodes N               Number of simulated client nodes (default ${DEFAULTS.nodes})
   --datacenter NAME       Datacenter of the simulated nodes (default ${DEFAULTS.datacenter})
   --acl                   Enforce ACL tokens (with --acl-tokens FILE; without it a management
@@ -81,6 +84,7 @@ export function parseCli(
         bind: { type: 'string' },
         'scheduler-port': { type: 'string' },
         region: { type: 'string' },
+        join: { type: 'string', multiple: true },
         nodes: { type: 'string' },
         datacenter: { type: 'string' },
         acl: { type: 'boolean' },
@@ -119,13 +123,26 @@ export function parseCli(
     options.schedulerPort = port;
   }
   if (values.region !== undefined) {
-    if (!/^[A-Za-z0-9_.-]+$/.test(values.region)) {
+    const problem = regionNameProblem(values.region);
+    if (problem !== undefined)
       return {
         kind: 'error',
-        message: `--region expects a name of letters, digits, "-", "_" or ".", not ${JSON.stringify(values.region)}`,
+        message: `--region expects ${problem.replace(/^a region name is /, 'a name of ')}`,
       };
-    }
     options.region = values.region;
+  }
+  if (values.join !== undefined) {
+    const join: string[] = [];
+    for (const text of values.join) {
+      const read = parseMemberAddress(text);
+      if ('error' in read)
+        return {
+          kind: 'error',
+          message: `--join expects ${read.error.replace(/^a member address is /, '')}`,
+        };
+      join.push(read.address);
+    }
+    options.join = join;
   }
   if (values.nodes !== undefined) {
     const nodes = parseInteger('--nodes', values.nodes, 0, 1000);

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { registerConsole } from '../console/index.js';
 import { DEFAULTS } from '../defaults.js';
 import { openDurable, type Durable } from '../durable/index.js';
 import { createFaultInjector } from '../http/faults.js';
@@ -25,6 +26,12 @@ export interface StartServerOptions {
   readonly schedulerPort?: number;
   /** Region this server serves. @defaultValue `global` */
   readonly region?: string;
+  /**
+   * Scheduling addresses of other servers (`http://HOST:PORT`) whose federation of regions this
+   * one joins (`--join`, repeatable): each is retried until it answers; members then learn each
+   * other and forward `?region=` requests straight to the member serving it. @defaultValue none
+   */
+  readonly join?: readonly string[];
   /** Number of simulated client nodes. @defaultValue 3 */
   readonly nodes?: number;
   /** Datacenter of the simulated nodes. @defaultValue `dc1` */
@@ -102,6 +109,13 @@ export interface RunningServer extends ServerFixture {
     readonly app: FastifyInstance;
     /** The cluster behind the API. */
     readonly cluster: SchedulerCluster;
+    /** The federation of regions this server belongs to (`join`; see the README, "Regions"). */
+    readonly regions: {
+      /** Every known region, this server's included, sorted (as `GET /v1/regions`). */
+      list(): string[];
+      /** Resolves after this server's next membership exchange with every member it knows. */
+      synced(): Promise<void>;
+    };
   };
   /** The secrets service listener (LDAP auth method and token store). */
   readonly secrets: {
@@ -237,6 +251,16 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       heartbeatMs: options.heartbeatMs,
       execSandbox: options.execSandbox,
       secretsTokens: secrets.service.lookupToken,
+      join: options.join,
+      regionsStore: durable?.regions,
+      // members of a federation with ACLs share a management token: the first one of the file
+      regionsToken: config?.tokens.find((token) => token.management)?.secret,
+      // the web console at /ui/, which reaches the other two listeners through this one
+      routes: (app) =>
+        registerConsole(app, {
+          acl: acl.enabled,
+          upstreams: { secrets: () => secrets.url, mesh: () => started.mesh?.url },
+        }),
     });
     started.scheduler = scheduler;
     const mesh = await startMeshService({
@@ -261,7 +285,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       acl,
     });
     const server: RunningServer = {
-      scheduler: { url: scheduler.url, app: scheduler.app, cluster: scheduler.cluster },
+      scheduler: {
+        url: scheduler.url,
+        app: scheduler.app,
+        cluster: scheduler.cluster,
+        regions: { list: () => scheduler.regions.table.regions(), synced: () => scheduler.regions.synced() },
+      },
       secrets: {
         url: secrets.url,
         app: secrets.app,

@@ -102,7 +102,9 @@ export function requirePeeringToken(value: unknown, parameter: string): string {
   if (text.length % 4 !== 0 || !BASE64.test(text)) return refuse('is not valid base64');
   let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(text, 'base64').toString('utf8')) as unknown;
+    // atob and TextDecoder: the same in Node and in browsers (Buffer is Node's alone)
+    const bytes = Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
+    json = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
   } catch {
     return refuse('is base64 but not of JSON, so it is not a peering token');
   }

@@ -71,7 +71,10 @@ export function encodePayload(payload: Uint8Array | string): string {
     );
   }
   checkPayloadSize(payload.byteLength, payload);
-  return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength).toString('base64');
+  // btoa of the bytes as a binary string: the same in Node and in browsers (Buffer is Node's alone)
+  let binary = '';
+  for (const byte of payload) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 function checkPayloadSize(size: number, payload: unknown): void {

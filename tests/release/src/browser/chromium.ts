@@ -2,10 +2,11 @@
  * Debian's `chromium`, headless, driven by playwright-core (which never downloads a browser of its
  * own here: `executablePath` points at the system one).
  */
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@sked/testkit/chromium';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Where Debian installs it (`tests/release/scripts/ensure-chromium.sh` installs it when missing). */
-export const chromiumPath = '/usr/bin/chromium';
+export const chromiumPath = CHROMIUM_PATH;
 
 /** A launched browser (playwright gives it a fresh temporary profile, removed on close). */
 export interface HeadlessChromium {
@@ -19,15 +20,7 @@ export async function launchChromium(): Promise<HeadlessChromium> {
     executablePath: chromiumPath,
     headless: true,
     timeout: 120_000,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   return {
     browser,

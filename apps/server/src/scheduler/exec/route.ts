@@ -63,6 +63,9 @@ export function registerExecRoute(app: FastifyInstance, ctx: ExecContext): void 
         );
       },
       wsHandler: (socket: unknown, request: FastifyRequest) => {
+        const query = (request.query ?? {}) as Record<string, unknown>;
+        if (ctx.relay?.(socket as ExecSocket, { url: request.url, query, headers: request.headers }) === true)
+          return;
         const params = request.params as { alloc_id?: string };
         const session = serveExecSession(
           socket as ExecSocket,

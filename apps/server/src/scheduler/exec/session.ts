@@ -78,7 +78,16 @@ export interface ExecContext {
    * @defaultValue none: commands run on the host
    */
   readonly sandbox?: ExecSandbox | undefined;
+  /**
+   * Takes over a socket whose request names another region's member (federation): returns true
+   * when it relays the socket there, false to serve it here.
+   * @defaultValue none: another region is refused with 1008 `No path to region "<name>"`
+   */
+  readonly relay?: ((socket: ExecSocket, request: ExecRelayRequest) => boolean) | undefined;
 }
+
+/** What a relay reads of an exec request: path and query as sent, the parsed query, the headers. */
+export type ExecRelayRequest = Pick<ExecRequest, 'query' | 'headers'> & { readonly url: string };
 
 /** The request a session serves. */
 export interface ExecRequest {
