@@ -51,6 +51,9 @@ export function createFilterCache(options: FilterCacheOptions = {}): FilterCache
     throw new RangeError(`maxEntries must be a positive integer but is ${String(maxEntries)}.`);
   }
   const entries = new Map<string, FilterPredicate | FilterSyntaxError>();
+  // The most recently used text: a server asking for the same filter again and again (a polled
+  // list) finds it without moving it in the map.
+  let newest: string | undefined;
   return {
     compile(text: string): FilterPredicate {
       if (typeof text !== 'string')
@@ -64,10 +67,13 @@ export function createFilterCache(options: FilterCacheOptions = {}): FilterCache
           entry = e;
         }
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-      } else {
+        entries.set(text, entry);
+        newest = text;
+      } else if (text !== newest) {
         entries.delete(text); // moved to the most recently used end
+        entries.set(text, entry);
+        newest = text;
       }
-      entries.set(text, entry);
       if (typeof entry !== 'function') throw entry;
       return entry;
     },
@@ -76,6 +82,7 @@ export function createFilterCache(options: FilterCacheOptions = {}): FilterCache
     },
     clear() {
       entries.clear();
+      newest = undefined;
     },
   };
 }

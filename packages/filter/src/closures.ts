@@ -151,7 +151,8 @@ export function compileMatch(node: MatchNode, scope: Scope, ctx: Context): Pred 
 function compileSetChain(parts: readonly MatchNode[], kind: 'and' | 'or', scope: Scope, ctx: Context): Pred {
   const chain = parts.map((p) => compileMatch(p, scope, ctx));
   const peek = compilePeek((parts[0] as MatchNode).selector, scope, ctx) as (root: unknown) => unknown;
-  const set = new Set(parts.map((p) => intern(p.value?.raw ?? '')));
+  // not interned: a Set lookup hashes the value and compares content only on a hash match
+  const set = new Set(parts.map((p) => p.value?.raw ?? ''));
   const hit = kind === 'or';
   const n = chain.length;
   const slow: Pred = (root, env) => {

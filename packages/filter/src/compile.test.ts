@@ -4,7 +4,7 @@ import { datumArb, expressionArb } from '../test/arbitraries.js';
 import { outcome } from '../test/outcome.js';
 import { referenceEvaluate } from '../test/reference.js';
 import type { Expression } from './ast.js';
-import { compileFilter, evaluateFilter, filterItems, setCodegen } from './compile.js';
+import { compileFilter, evaluateFilter, filterItems, setCodegen, TEXT_CACHE_SIZE } from './compile.js';
 import { FilterEvaluationError, FilterSyntaxError } from './errors.js';
 import { parseFilter } from './parse.js';
 import { job, type Outcome, run } from '../test/compile-helpers.js';
@@ -115,6 +115,43 @@ describe('compileFilter: ASTs and options', () => {
     expect(() => filterItems(' ', [1])).toThrow(FilterSyntaxError);
     expect(() => compileFilter('')).toThrow(FilterSyntaxError);
   });
+});
+
+describe('compileFilter: the texts it remembers', () => {
+  it('gives the same predicate for the same text without options, and a new one otherwise', () => {
+    const text = 'Meta.remembered == "yes"';
+    const first = compileFilter(text);
+    expect(compileFilter(text)).toBe(first);
+    expect(compileFilter(text, {})).not.toBe(first);
+    setCodegen(false);
+    try {
+      // the closures are never answered from the generated predicates, nor remembered
+      expect(compileFilter(text)).not.toBe(first);
+      expect(compileFilter(text)).not.toBe(compileFilter(text));
+    } finally {
+      setCodegen(undefined);
+    }
+    expect(compileFilter(text)).toBe(first);
+  });
+
+  it('forgets the least recently used text past TEXT_CACHE_SIZE texts', () => {
+    const kept = compileFilter('Name == "kept"');
+    const dropped = compileFilter('Name == "dropped"');
+    for (let i = 0; i < TEXT_CACHE_SIZE - 1; i++) {
+      compileFilter(`Name == "filler-${i}"`);
+      if (i % 16 === 0) compileFilter('Name == "kept"'); // used again: stays
+    }
+    expect(compileFilter('Name == "kept"')).toBe(kept);
+    expect(compileFilter('Name == "dropped"')).not.toBe(dropped);
+  });
+
+  test.prop([fc.constantFrom('Status == "running"', 'Priority != 50', 'x == 1 or y == 2'), datumArb])(
+    'a remembered predicate answers as a fresh one',
+    (text, datum) => {
+      const remembered = compileFilter(text);
+      expect(outcome(() => remembered(datum))).toBe(outcome(() => compileFilter(text, {})(datum)));
+    },
+  );
 });
 
 describe('properties', () => {

@@ -126,6 +126,11 @@ function checkAst(ast: Expression, options: CompileOptions | undefined): void {
   if (problem !== undefined) throw problem;
 }
 
+/** Texts whose predicates {@link compileFilter} remembers (compiled without options). @internal */
+export const TEXT_CACHE_SIZE = 256;
+/** The predicates of the last texts compiled without options, least recently used first. */
+const byText = new Map<string, FilterPredicate>();
+
 /**
  * Compiles a filter into a reusable predicate.
  *
@@ -133,6 +138,10 @@ function checkAst(ast: Expression, options: CompileOptions | undefined): void {
  * the reference (go-bexpr v0.1.16 on JSON data) does, and throws a {@link FilterEvaluationError}
  * where the reference returns an error (for example a missing top-level key). The predicate is
  * pure and can be shared; regular expressions are compiled the first time their clause is reached.
+ * Text compiled without options is remembered (the last 256 texts, least
+ * recently used first out, while code generation is on): the same text gives the same predicate
+ * again without parsing it. A server with options of its own (a schema) keeps a
+ * {@link createFilterCache} per option set.
  *
  * @param textOrAst - Filter text, or an AST from {@link parseFilter} or the builder.
  * @param options - Limits, `strictRegex` and `unknownValue`.
@@ -147,6 +156,28 @@ function checkAst(ast: Expression, options: CompileOptions | undefined): void {
  * @since 0.1.0
  */
 export function compileFilter(textOrAst: string | Expression, options?: CompileOptions): FilterPredicate {
+  // Only generated predicates are remembered: with code generation off (a test of the closures,
+  // a strict Content-Security-Policy) every call compiles, so a text is never answered by the
+  // other path.
+  if (typeof textOrAst !== 'string' || options !== undefined || !canGenerate()) {
+    return compileUncached(textOrAst, options);
+  }
+  const hit = byText.get(textOrAst);
+  if (hit !== undefined) {
+    byText.delete(textOrAst); // moved to the most recently used end
+    byText.set(textOrAst, hit);
+    return hit;
+  }
+  const compiled = compileUncached(textOrAst, undefined);
+  if (byText.size >= TEXT_CACHE_SIZE) byText.delete(byText.keys().next().value as string);
+  byText.set(textOrAst, compiled);
+  return compiled;
+}
+
+function compileUncached(
+  textOrAst: string | Expression,
+  options: CompileOptions | undefined,
+): FilterPredicate {
   let ast: Expression;
   let source: string | undefined;
   if (typeof textOrAst === 'string') {

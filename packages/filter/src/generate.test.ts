@@ -5,6 +5,7 @@ import { outcome } from '../test/outcome.js';
 import { referenceEvaluate } from '../test/reference.js';
 import type { Expression, MatchNode } from './ast.js';
 import { compileFilter, setCodegen } from './compile.js';
+import { parseFilter } from './parse.js';
 
 type Outcome = boolean | 'error';
 const span = { start: 0, end: 0 };
@@ -55,6 +56,29 @@ describe('generated and closure filters agree with the reference evaluator', () 
       },
     );
   }
+
+  // The generated code reads the root before it knows it is an object: a string's own `length`
+  // and indexes, a number's or an array's, and null or undefined must answer as the closures do.
+  it.each<[string, unknown]>([
+    ['length == 3', 'abc'],
+    ['length != 3', 'abc'],
+    ['"0" in Meta', 'abc'],
+    ['Meta.x == 1', 'abc'],
+    ['Priority != 50', 50],
+    ['Priority != 50', true],
+    ['length == 2', [1, 2]],
+    ['Status == "running" or Priority != 50', null],
+    ['Status == "running" and Meta.a is empty', undefined],
+    ['any Datacenters as d { d == "dc1" }', 'dc1'],
+    ['not Meta is nil', null],
+  ])('a root that is not an object: %s on %j', (text, datum) => {
+    const ast = parseFilter(text);
+    if (!ast.ok) throw new Error(text);
+    const [reference, generated, closures] = both(ast.ast, datum);
+    expect(generated).toBe(closures);
+    // the reference evaluator takes JSON data: undefined is compared with the closures only
+    expect(generated).toBe(datum === undefined ? closures : reference);
+  });
 
   it.each<[string, unknown, Outcome]>([
     // four nested loops: the innermost runs as a closure inside the generated ones

@@ -33,6 +33,7 @@
 import {
   EmbeddedActionsParser,
   EOF,
+  type IOrAlt,
   type IRecognitionException,
   isRecognitionException,
   type IToken,
@@ -135,6 +136,33 @@ export class FilterParser extends EmbeddedActionsParser {
   private attempts = 0;
   /** Length of the text being parsed (errors at the end of input point there). */
   private textLength = 0;
+  /**
+   * The selector of the clause being parsed, read by the operators after it (a field, not a
+   * variable the alternatives close over: the alternatives are built once, not on every clause).
+   * Nothing between a clause's selector and its operator parses another clause.
+   */
+  private lhs: ParsedSelector | undefined;
+  /** The path of the selector being parsed (selectors do not nest). */
+  private path: string[] = [];
+  /**
+   * The alternatives of each choice, built on first use and reused by every parse: a choice given
+   * a new array of alternatives each time cost an array, its objects and their closures per clause.
+   */
+  private readonly alts = {} as {
+    orOperand?: IOrAlt<OrOperand>[];
+    operand?: IOrAlt<Expression>[];
+    notOperator?: IOrAlt<unknown>[];
+    quantifier?: IOrAlt<IToken>[];
+    match?: IOrAlt<MatchNode>[];
+    operator?: IOrAlt<MatchNode>[];
+    literal?: IOrAlt<IToken>[];
+    emptyOrNil?: IOrAlt<IToken>[];
+    afterNot?: IOrAlt<MatchNode>[];
+    value?: IOrAlt<ValueNode>[];
+    selector?: IOrAlt<ParsedSelector>[];
+    segment?: IOrAlt<void>[];
+    key?: IOrAlt<IToken>[];
+  };
 
   constructor() {
     const expected = new Map<string, readonly string[]>();
@@ -201,13 +229,15 @@ export class FilterParser extends EmbeddedActionsParser {
   });
 
   private orOperand = this.RULE('orOperand', (): OrOperand =>
-    this.OR([
-      {
-        GATE: () => this.collectionAhead(),
-        ALT: () => ({ expr: this.SUBRULE(this.collection), bare: true }),
-      },
-      { ALT: () => ({ expr: this.SUBRULE(this.andExpression), bare: false }) },
-    ]),
+    this.OR(
+      (this.alts.orOperand ??= [
+        {
+          GATE: () => this.collectionAhead(),
+          ALT: () => ({ expr: this.SUBRULE(this.collection), bare: true }),
+        },
+        { ALT: () => ({ expr: this.SUBRULE(this.andExpression), bare: false }) },
+      ]),
+    ),
   );
 
   private andExpression = this.RULE('andExpression', (): Expression => {
@@ -233,40 +263,42 @@ export class FilterParser extends EmbeddedActionsParser {
       },
     });
     // The operand: a parenthesized expression or a clause (a collection here is an error).
-    const operand = this.OR([
-      {
-        ALT: () => {
-          const open = this.CONSUME(T.LParen);
-          const inner = this.SUBRULE(this.orExpression);
-          this.ACTION(() => {
-            if (this.LA(1).tokenType !== T.RParen) {
+    const operand = this.OR(
+      (this.alts.operand ??= [
+        {
+          ALT: () => {
+            const open = this.CONSUME(T.LParen);
+            const inner = this.SUBRULE(this.orExpression);
+            this.ACTION(() => {
+              if (this.LA(1).tokenType !== T.RParen) {
+                throw this.failure(
+                  FilterSyntaxErrorCode.UnmatchedParenthesis,
+                  `Expected ")" to close the "(" at offset ${open.startOffset} but found ${describeToken(this.LA(1))}.`,
+                  ['")"', '"and"', '"or"'],
+                );
+              }
+            });
+            this.CONSUME(T.RParen);
+            return inner;
+          },
+        },
+        {
+          GATE: () => this.collectionAhead(),
+          ALT: () => {
+            this.ACTION(() => {
+              const t = this.LA(1);
               throw this.failure(
-                FilterSyntaxErrorCode.UnmatchedParenthesis,
-                `Expected ")" to close the "(" at offset ${open.startOffset} but found ${describeToken(this.LA(1))}.`,
-                ['")"', '"and"', '"or"'],
+                FilterSyntaxErrorCode.UnparenthesizedCollection,
+                `A collection expression ("${t.image} ...") must be wrapped in parentheses after "not" or as the right operand of "and".`,
+                ['"("'],
               );
-            }
-          });
-          this.CONSUME(T.RParen);
-          return inner;
+            });
+            return this.SUBRULE(this.collection);
+          },
         },
-      },
-      {
-        GATE: () => this.collectionAhead(),
-        ALT: () => {
-          this.ACTION(() => {
-            const t = this.LA(1);
-            throw this.failure(
-              FilterSyntaxErrorCode.UnparenthesizedCollection,
-              `A collection expression ("${t.image} ...") must be wrapped in parentheses after "not" or as the right operand of "and".`,
-              ['"("'],
-            );
-          });
-          return this.SUBRULE(this.collection);
-        },
-      },
-      { ALT: () => this.SUBRULE(this.match) },
-    ]);
+        { ALT: () => this.SUBRULE(this.match) },
+      ]),
+    );
     return this.ACTION(() => {
       let result = operand;
       for (let i = nots.length - 1; i >= 0; i--) {
@@ -289,13 +321,13 @@ export class FilterParser extends EmbeddedActionsParser {
       this.ACTION(() => this.requireWs(not, false, true));
       this.OR({
         IGNORE_AMBIGUITIES: true,
-        DEF: [
+        DEF: (this.alts.notOperator ??= [
           { ALT: () => this.CONSUME2(T.Not) },
           { ALT: () => this.CONSUME(T.LParen) },
           { ALT: () => this.CONSUME(T.Any) },
           { ALT: () => this.CONSUME(T.All) },
           { ALT: () => this.SUBRULE(this.match) },
-        ],
+        ]),
       });
     }),
   );
@@ -304,7 +336,9 @@ export class FilterParser extends EmbeddedActionsParser {
   private clauseAhead = this.RULE('clauseAhead', (): void => this.tolerant(() => this.SUBRULE(this.match)));
 
   private collection = this.RULE('collection', (): CollectionNode => {
-    const q = this.OR([{ ALT: () => this.CONSUME(T.Any) }, { ALT: () => this.CONSUME(T.All) }]);
+    const q = this.OR(
+      (this.alts.quantifier ??= [{ ALT: () => this.CONSUME(T.Any) }, { ALT: () => this.CONSUME(T.All) }]),
+    );
     this.ACTION(() => this.requireWs(q, false, true));
     const sel = this.SUBRULE(this.selector);
     const as = this.CONSUME(T.As);
@@ -366,84 +400,97 @@ export class FilterParser extends EmbeddedActionsParser {
    * the first alternative claims before `literal` can). The operators after a selector are inline
    * (one rule call less per clause).
    */
-  private match = this.RULE('match', (): MatchNode => {
-    let sel: ParsedSelector | undefined;
-    const own = (): SelectorNode => (sel as ParsedSelector).node;
-    return this.OR({
+  private match = this.RULE('match', (): MatchNode =>
+    this.OR({
       IGNORE_AMBIGUITIES: true,
-      DEF: [
+      DEF: (this.alts.match ??= [
         {
           ALT: () => {
-            sel = this.SUBRULE(this.selector);
-            return this.OR2([
-              {
-                ALT: () => {
-                  this.CONSUME(T.Equal);
-                  const v = this.SUBRULE(this.value);
-                  return this.ACTION(() => this.counted(clause('equal', own(), v, this.LA(0))));
-                },
-              },
-              {
-                ALT: () => {
-                  this.CONSUME(T.NotEqual);
-                  const v = this.SUBRULE2(this.value);
-                  return this.ACTION(() => this.counted(clause('not-equal', own(), v, this.LA(0))));
-                },
-              },
-              {
-                ALT: () => {
-                  const op = this.CONSUME(T.Contains);
-                  this.ACTION(() => this.requireWs(op, true, true));
-                  const v = this.SUBRULE3(this.value);
-                  return this.ACTION(() => this.counted(clause('in', own(), v, this.LA(0))));
-                },
-              },
-              {
-                ALT: () => {
-                  const op = this.CONSUME(T.Matches);
-                  this.ACTION(() => this.requireWs(op, true, true));
-                  const v = this.SUBRULE4(this.value);
-                  return this.ACTION(() => this.counted(clause('matches', own(), v, this.LA(0))));
-                },
-              },
-              {
-                ALT: () => {
-                  const not = this.CONSUME(T.Not);
-                  this.ACTION(() => this.requireWs(not, true, true));
-                  return this.SUBRULE(this.afterSelectorNot, { ARGS: [sel as ParsedSelector] });
-                },
-              },
-              { ALT: () => this.SUBRULE(this.isTail, { ARGS: [sel as ParsedSelector] }) },
-              {
-                ALT: () => {
-                  const op = this.CONSUME(T.In);
-                  this.ACTION(() => this.requireWs(op, true, true));
-                  const target = this.SUBRULE(this.inTarget);
-                  return this.ACTION(() =>
-                    this.counted(clause('in', target, selectorAsValue(sel as ParsedSelector), this.LA(0))),
-                  );
-                },
-              },
-            ]);
+            const sel = this.SUBRULE(this.selector);
+            this.ACTION(() => {
+              this.lhs = sel;
+            });
+            return this.OR2((this.alts.operator ??= this.operatorAlternatives()));
           },
         },
         {
           ALT: () => {
-            const t = this.OR3([
-              { ALT: () => this.CONSUME(T.NumberLiteral) },
-              { ALT: () => this.CONSUME(T.DoubleQuoted) },
-              { ALT: () => this.CONSUME(T.RawString) },
-            ]);
+            const t = this.OR3(
+              (this.alts.literal ??= [
+                { ALT: () => this.CONSUME(T.NumberLiteral) },
+                { ALT: () => this.CONSUME(T.DoubleQuoted) },
+                { ALT: () => this.CONSUME(T.RawString) },
+              ]),
+            );
             const value = this.ACTION(() => literalNode(t));
             return this.SUBRULE(this.inTail, { ARGS: [value] });
           },
         },
-      ],
-    });
-  });
+      ]),
+    }),
+  );
+
+  /** The selector of the clause being parsed (set by `match` before its operator). */
+  private own(): ParsedSelector {
+    return this.lhs as ParsedSelector;
+  }
+
+  /** What may follow a clause's selector (`match`); each reads the selector from {@link lhs}. */
+  private operatorAlternatives(): IOrAlt<MatchNode>[] {
+    return [
+      {
+        ALT: () => {
+          this.CONSUME(T.Equal);
+          const v = this.SUBRULE(this.value);
+          return this.ACTION(() => this.counted(clause('equal', this.own().node, v, this.LA(0))));
+        },
+      },
+      {
+        ALT: () => {
+          this.CONSUME(T.NotEqual);
+          const v = this.SUBRULE2(this.value);
+          return this.ACTION(() => this.counted(clause('not-equal', this.own().node, v, this.LA(0))));
+        },
+      },
+      {
+        ALT: () => {
+          const op = this.CONSUME(T.Contains);
+          this.ACTION(() => this.requireWs(op, true, true));
+          const v = this.SUBRULE3(this.value);
+          return this.ACTION(() => this.counted(clause('in', this.own().node, v, this.LA(0))));
+        },
+      },
+      {
+        ALT: () => {
+          const op = this.CONSUME(T.Matches);
+          this.ACTION(() => this.requireWs(op, true, true));
+          const v = this.SUBRULE4(this.value);
+          return this.ACTION(() => this.counted(clause('matches', this.own().node, v, this.LA(0))));
+        },
+      },
+      {
+        ALT: () => {
+          const not = this.CONSUME(T.Not);
+          this.ACTION(() => this.requireWs(not, true, true));
+          return this.SUBRULE(this.afterSelectorNot);
+        },
+      },
+      { ALT: () => this.SUBRULE(this.isTail) },
+      {
+        ALT: () => {
+          const op = this.CONSUME(T.In);
+          this.ACTION(() => this.requireWs(op, true, true));
+          const target = this.SUBRULE(this.inTarget);
+          return this.ACTION(() =>
+            this.counted(clause('in', target, selectorAsValue(this.own()), this.LA(0))),
+          );
+        },
+      },
+    ];
+  }
 
   /** `is [not] (empty | nil)` after a selector. */
-  private isTail = this.RULE('isTail', (sel?: ParsedSelector): MatchNode => {
+  private isTail = this.RULE('isTail', (): MatchNode => {
     const is = this.CONSUME(T.Is);
     this.ACTION(() => this.requireWs(is, true, true));
     let negated = false;
@@ -452,46 +499,49 @@ export class FilterParser extends EmbeddedActionsParser {
       this.ACTION(() => this.requireWs(n, false, true));
       negated = true;
     });
-    const t = this.OR([{ ALT: () => this.CONSUME(T.Empty) }, { ALT: () => this.CONSUME(T.Nil) }]);
+    const t = this.OR(
+      (this.alts.emptyOrNil ??= [{ ALT: () => this.CONSUME(T.Empty) }, { ALT: () => this.CONSUME(T.Nil) }]),
+    );
     return this.ACTION(() => {
       const nil = t.tokenType === T.Nil;
       const operator = negated ? (nil ? 'is-not-nil' : 'is-not-empty') : nil ? 'is-nil' : 'is-empty';
-      return this.counted(clause(operator, (sel as ParsedSelector).node, null, t));
+      return this.counted(clause(operator, this.own().node, null, t));
     });
   });
 
   /** After `selector not`: `contains`, `matches` or `in`. */
-  private afterSelectorNot = this.RULE('afterSelectorNot', (sel?: ParsedSelector): MatchNode => {
-    const own = (): SelectorNode => (sel as ParsedSelector).node;
-    return this.OR([
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.Contains);
-          this.ACTION(() => this.requireWs(op, false, true));
-          const v = this.SUBRULE(this.value);
-          return this.ACTION(() => this.counted(clause('not-in', own(), v, this.LA(0))));
+  private afterSelectorNot = this.RULE('afterSelectorNot', (): MatchNode =>
+    this.OR(
+      (this.alts.afterNot ??= [
+        {
+          ALT: () => {
+            const op = this.CONSUME(T.Contains);
+            this.ACTION(() => this.requireWs(op, false, true));
+            const v = this.SUBRULE(this.value);
+            return this.ACTION(() => this.counted(clause('not-in', this.own().node, v, this.LA(0))));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.Matches);
-          this.ACTION(() => this.requireWs(op, false, true));
-          const v = this.SUBRULE2(this.value);
-          return this.ACTION(() => this.counted(clause('not-matches', own(), v, this.LA(0))));
+        {
+          ALT: () => {
+            const op = this.CONSUME(T.Matches);
+            this.ACTION(() => this.requireWs(op, false, true));
+            const v = this.SUBRULE2(this.value);
+            return this.ACTION(() => this.counted(clause('not-matches', this.own().node, v, this.LA(0))));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const op = this.CONSUME(T.In);
-          this.ACTION(() => this.requireWs(op, false, true));
-          const target = this.SUBRULE(this.inTarget);
-          return this.ACTION(() =>
-            this.counted(clause('not-in', target, selectorAsValue(sel as ParsedSelector), this.LA(0))),
-          );
+        {
+          ALT: () => {
+            const op = this.CONSUME(T.In);
+            this.ACTION(() => this.requireWs(op, false, true));
+            const target = this.SUBRULE(this.inTarget);
+            return this.ACTION(() =>
+              this.counted(clause('not-in', target, selectorAsValue(this.own()), this.LA(0))),
+            );
+          },
         },
-      },
-    ]);
-  });
+      ]),
+    ),
+  );
 
   /** `[not] in selector` after a literal value. */
   private inTail = this.RULE('inTail', (value?: ValueNode): MatchNode => {
@@ -528,7 +578,7 @@ export class FilterParser extends EmbeddedActionsParser {
   private value = this.RULE('value', (): ValueNode =>
     this.OR({
       IGNORE_AMBIGUITIES: true,
-      DEF: [
+      DEF: (this.alts.value ??= [
         {
           ALT: () => {
             const s = this.SUBRULE(this.selector);
@@ -553,53 +603,58 @@ export class FilterParser extends EmbeddedActionsParser {
             return this.ACTION(() => literalNode(t));
           },
         },
-      ],
+      ]),
     }),
   );
 
   private selector = this.RULE('selector', (): ParsedSelector =>
-    this.OR([
-      {
-        ALT: () => {
-          const first = this.CONSUME(T.Name);
-          const path: string[] = [];
-          this.ACTION(() => path.push(first.image));
-          this.MANY({
-            GATE: () => this.adjacent(),
-            DEF: () => {
-              this.OR2([
-                {
-                  ALT: () => {
-                    const d = this.CONSUME(T.DotSegment);
-                    this.ACTION(() => path.push(d.image.slice(1)));
-                  },
-                },
-                {
-                  ALT: () => {
-                    const key = this.SUBRULE(this.indexKey);
-                    this.ACTION(() => path.push(key));
-                  },
-                },
-              ]);
-            },
-          });
-          return this.ACTION(() => ({
-            node: { kind: 'selector' as const, path, span: spanOf(first, this.LA(0)) },
-            pointer: false,
-          }));
+    this.OR(
+      (this.alts.selector ??= [
+        {
+          ALT: () => {
+            const first = this.CONSUME(T.Name);
+            this.ACTION(() => {
+              this.path = [first.image];
+            });
+            this.MANY({ GATE: this.adjacent, DEF: this.segment });
+            return this.ACTION(() => ({
+              node: { kind: 'selector' as const, path: this.path, span: spanOf(first, this.LA(0)) },
+              pointer: false,
+            }));
+          },
         },
-      },
-      {
-        ALT: () => {
-          const t = this.CONSUME(T.PointerString);
-          return this.ACTION(() => ({
-            node: { kind: 'selector' as const, path: pointerPath(t.image), span: spanOf(t, t) },
-            pointer: true,
-          }));
+        {
+          ALT: () => {
+            const t = this.CONSUME(T.PointerString);
+            return this.ACTION(() => ({
+              node: { kind: 'selector' as const, path: pointerPath(t.image), span: spanOf(t, t) },
+              pointer: true,
+            }));
+          },
         },
-      },
-    ]),
+      ]),
+    ),
   );
+
+  /** One `.seg` or `["key"]` of a selector, added to {@link path}. */
+  private segment = (): void => {
+    this.OR2(
+      (this.alts.segment ??= [
+        {
+          ALT: () => {
+            const d = this.CONSUME(T.DotSegment);
+            this.ACTION(() => this.path.push(d.image.slice(1)));
+          },
+        },
+        {
+          ALT: () => {
+            const key = this.SUBRULE(this.indexKey);
+            this.ACTION(() => this.path.push(key));
+          },
+        },
+      ]),
+    );
+  };
 
   /** `["key"]` or ``[`key`]`` in a selector. */
   private indexKey = this.RULE('indexKey', (): string => {
@@ -613,10 +668,12 @@ export class FilterParser extends EmbeddedActionsParser {
         );
       }
     });
-    const key = this.OR([
-      { ALT: () => this.CONSUME(T.DoubleQuoted) },
-      { ALT: () => this.CONSUME(T.RawString) },
-    ]);
+    const key = this.OR(
+      (this.alts.key ??= [
+        { ALT: () => this.CONSUME(T.DoubleQuoted) },
+        { ALT: () => this.CONSUME(T.RawString) },
+      ]),
+    );
     this.ACTION(() => {
       if (this.LA(1).tokenType !== T.RBracket) {
         throw this.failure(
@@ -631,11 +688,11 @@ export class FilterParser extends EmbeddedActionsParser {
   });
 
   /** Whether LA(1) touches LA(0) (no whitespace between them; the end of input never touches). */
-  private adjacent(): boolean {
+  private adjacent = (): boolean => {
     const next = this.LA(1);
     const prev = this.LA(0);
     return next.tokenType !== EOF && next.startOffset === prev.startOffset + prev.image.length;
-  }
+  };
 
   /** `any`/`all` at LA(1) starts a collection: it does not start a clause on a field of that name. */
   private collectionAhead(): boolean {

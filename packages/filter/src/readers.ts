@@ -31,7 +31,10 @@ type Props = Record<string, unknown>;
  * read). Anything else (a custom or null prototype, an array, a class instance) asks `Object.hasOwn`.
  */
 export function ownValue(o: object, key: string, v: unknown): unknown {
-  return Object.hasOwn(o, key) && !Array.isArray(o) ? v : undefined;
+  // a primitive (generated code reads the root before knowing it is an object) owns nothing
+  return (typeof o === 'object' || typeof o === 'function') && Object.hasOwn(o, key) && !Array.isArray(o)
+    ? v
+    : undefined;
 }
 
 // Sixteen textually distinct copies of the same read, on purpose (see above): each literal is its

@@ -273,6 +273,28 @@ describe('createFilterCache', () => {
     expect(cache.compile('Meta.owner == "x"')).not.toBe(a);
   });
 
+  test.prop([fc.array(fc.integer({ min: 0, max: 5 }), { maxLength: 60 }), fc.integer({ min: 1, max: 4 })])(
+    'hits and evictions are those of a least-recently-used list of maxEntries texts',
+    (uses, maxEntries) => {
+      // Arrange: a model LRU (most recent last) beside the cache
+      const cache = createFilterCache({ maxEntries });
+      const model: number[] = [];
+      const last = new Map<number, unknown>();
+      for (const i of uses) {
+        // Act
+        const compiled = cache.compile(`Priority == ${i}`);
+        // Assert: the same predicate exactly when the model still held the text
+        const hit = model.includes(i);
+        expect(compiled === last.get(i)).toBe(hit);
+        if (hit) model.splice(model.indexOf(i), 1);
+        else if (model.length >= maxEntries) model.shift();
+        model.push(i);
+        last.set(i, compiled);
+        expect(cache.size).toBe(model.length);
+      }
+    },
+  );
+
   it('throws the same syntax error for a text each time', () => {
     const cache = createFilterCache({ schema: JobSchema });
     let first: unknown;

@@ -1,3 +1,4 @@
+import { createSorted, registerScan, type Slot, type Sorted } from './internal/sorted-chunks.js';
 import type { Ordering } from './ordering.js';
 
 /**
@@ -115,26 +116,6 @@ export interface OrderedIndexOptions<T> {
   readonly secondary?: readonly Ordering<T>[] | undefined;
 }
 
-interface Slot<T> {
-  value: T;
-  /** The record's key in each ordering, by position. */
-  readonly keys: string[];
-}
-
-interface Entry<T> {
-  readonly key: string;
-  readonly record: Slot<T>;
-}
-
-interface Sorted<T> {
-  insert(entry: Entry<T>): void;
-  /** Replaces every entry with these. */
-  build(entries: Entry<T>[]): void;
-  remove(key: string): void;
-  clear(): void;
-  iterate(options: IterateOptions): Generator<T, undefined, undefined>;
-}
-
 /**
  * Creates an empty {@link OrderedIndex}.
  *
@@ -234,144 +215,6 @@ export function createOrderedIndex<T>(
       return views[at] as OrderedIndex<T>;
     },
   }));
+  views.forEach((view, i) => registerScan(view, sorted[i] as Sorted<T>));
   return views[0] as OrderedIndex<T>;
-}
-
-/** One sorted structure: a list of sorted chunks of entries. */
-function createSorted<T>(chunkSize: number): Sorted<T> {
-  let chunks: Entry<T>[][] = [];
-  let maxes: string[] = [];
-  let version = 0;
-
-  /** First position whose key satisfies `test` (monotone false→true over the sorted keys). */
-  const firstWhere = (test: (key: string) => boolean): [number, number] => {
-    let lo = 0;
-    let hi = maxes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (test(maxes[mid] as string)) hi = mid;
-      else lo = mid + 1;
-    }
-    if (lo === chunks.length) return [lo, 0];
-    const chunk = chunks[lo] as Entry<T>[];
-    let a = 0;
-    let b = chunk.length;
-    while (a < b) {
-      const mid = (a + b) >>> 1;
-      if (test((chunk[mid] as Entry<T>).key)) b = mid;
-      else a = mid + 1;
-    }
-    return [lo, a];
-  };
-
-  const before = (pos: [number, number]): [number, number] | undefined => {
-    const [ci, off] = pos;
-    if (off > 0) return [ci, off - 1];
-    if (ci === 0) return undefined;
-    return [ci - 1, (chunks[ci - 1] as Entry<T>[]).length - 1];
-  };
-
-  const after = (pos: [number, number]): [number, number] =>
-    pos[1] + 1 < (chunks[pos[0]] as Entry<T>[]).length ? [pos[0], pos[1] + 1] : [pos[0] + 1, 0];
-
-  const at = (pos: [number, number]): Entry<T> | undefined => chunks[pos[0]]?.[pos[1]];
-
-  function* iterate(options: IterateOptions): Generator<T, undefined, undefined> {
-    const { from, reverse = false, prefix } = options;
-    const inPrefix = (key: string): boolean => prefix === undefined || key.startsWith(prefix);
-    let pos: [number, number] | undefined;
-    if (!reverse) {
-      const start = prefix !== undefined && (from === undefined || from < prefix) ? prefix : from;
-      pos = start === undefined ? [0, 0] : firstWhere((k) => k >= start);
-    } else {
-      // First position past the range: after every key <= from and every key in the prefix.
-      const end = firstWhere(
-        (k) =>
-          (from !== undefined && k > from) || (prefix !== undefined && k > prefix && !k.startsWith(prefix)),
-      );
-      pos = before(end);
-    }
-    let seen = version;
-    let lastKey: string | undefined;
-    while (pos !== undefined) {
-      if (seen !== version && lastKey !== undefined) {
-        // The collection changed while suspended: seek again next to the last key yielded.
-        const last = lastKey;
-        seen = version;
-        pos = reverse ? before(firstWhere((k) => k >= last)) : firstWhere((k) => k > last);
-        if (pos === undefined) return undefined;
-      }
-      const entry = at(pos);
-      if (entry === undefined || !inPrefix(entry.key)) return undefined;
-      lastKey = entry.key;
-      pos = reverse ? before(pos) : after(pos);
-      yield entry.record.value;
-    }
-    return undefined;
-  }
-
-  return {
-    insert(entry) {
-      version++;
-      if (chunks.length === 0) {
-        chunks = [[entry]];
-        maxes = [entry.key];
-        return;
-      }
-      let [ci, off] = firstWhere((k) => k >= entry.key);
-      if (ci === chunks.length) {
-        ci = chunks.length - 1;
-        off = (chunks[ci] as Entry<T>[]).length;
-      }
-      const chunk = chunks[ci] as Entry<T>[];
-      chunk.splice(off, 0, entry);
-      maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
-      if (chunk.length > chunkSize) {
-        const tail = chunk.splice(chunk.length >>> 1);
-        chunks.splice(ci + 1, 0, tail);
-        maxes.splice(
-          ci,
-          1,
-          (chunk[chunk.length - 1] as Entry<T>).key,
-          (tail[tail.length - 1] as Entry<T>).key,
-        );
-      }
-    },
-    remove(key) {
-      const [ci, off] = firstWhere((k) => k >= key);
-      const chunk = chunks[ci];
-      if (chunk === undefined || chunk[off]?.key !== key) return;
-      version++;
-      chunk.splice(off, 1);
-      if (chunk.length === 0) {
-        chunks.splice(ci, 1);
-        maxes.splice(ci, 1);
-      } else {
-        maxes[ci] = (chunk[chunk.length - 1] as Entry<T>).key;
-      }
-    },
-    clear() {
-      chunks = [];
-      maxes = [];
-      version++;
-    },
-    build(entries) {
-      version++;
-      let ordered = true;
-      for (let i = 1; i < entries.length && ordered; i++) {
-        ordered = (entries[i - 1] as Entry<T>).key < (entries[i] as Entry<T>).key;
-      }
-      if (!ordered) entries.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-      // Chunks half full, so that the next inserts do not split them at once.
-      const size = Math.max(1, chunkSize >>> 1);
-      chunks = [];
-      maxes = [];
-      for (let i = 0; i < entries.length; i += size) {
-        const chunk = entries.slice(i, i + size);
-        chunks.push(chunk);
-        maxes.push((chunk[chunk.length - 1] as Entry<T>).key);
-      }
-    },
-    iterate,
-  };
 }

@@ -216,6 +216,44 @@ describe('properties', () => {
     },
   );
 
+  test.prop([
+    itemsArb(),
+    fc.array(fc.tuple(itemArb, fc.boolean()), { maxLength: 20 }),
+    fc.integer({ min: 0, max: 6 }),
+    filterArb,
+    fc.boolean(),
+    fc.option(fc.constantFrom('', 'a', 'default', 'default\u0000', 'default\u0000a'), { nil: undefined }),
+  ])(
+    'a page read by the index scan equals the page read through values(), also when the filter changes the collection',
+    (items, changes, perPage, filter, reverse, prefix) => {
+      // Arrange: two equal indexes; the second seen only through values() (any OrderedIndex)
+      const make = () => {
+        const index = createOrderedIndex(namespaceIdOrdering<Item>(), { chunkSize: 3 });
+        for (const item of items) index.upsert(item);
+        return index;
+      };
+      const scanned = make();
+      const iterated = make();
+      const throughValues = { ...iterated, values: iterated.values, ordering: iterated.ordering };
+      const key = (i: Item) => `${i.Namespace}\u0000${i.ID}`;
+      const changing = (index: typeof scanned) => {
+        let call = 0;
+        return (item: Item): boolean => {
+          const [other, insert] = changes[call++ % Math.max(1, changes.length)] ?? [item, true];
+          if (insert) index.upsert(other);
+          else index.delete(key(other));
+          return filter === undefined || filter(item);
+        };
+      };
+      // Act
+      const a = readPage(scanned, { perPage, reverse, prefix, filter: changing(scanned) });
+      const b = readPage(throughValues, { perPage, reverse, prefix, filter: changing(iterated) });
+      // Assert
+      expect(a).toEqual(b);
+      expect([...scanned.values()]).toEqual([...iterated.values()]);
+    },
+  );
+
   test.prop([fc.string({ maxLength: 12 }), fc.boolean()])(
     'a malformed token is compared as given, never an error',
     (token, reverse) => {

@@ -1,3 +1,4 @@
+import { scanOf } from './internal/sorted-chunks.js';
 import type { OrderedIndex } from './ordered-index.js';
 
 /**
@@ -80,12 +81,21 @@ export function readPage<T>(
   }
   const from = nextToken === undefined || nextToken === '' ? undefined : collection.ordering.seek(nextToken);
   const items: T[] = [];
-  for (const item of collection.values({ from, reverse, prefix })) {
-    if (filter !== undefined && !filter(item)) continue;
+  let next: T | undefined;
+  let more = false;
+  const visit = (item: T): boolean => {
+    if (filter !== undefined && !filter(item)) return true;
     if (perPage > 0 && items.length === perPage) {
-      return { items, nextToken: collection.ordering.token(item) };
+      next = item;
+      more = true;
+      return false;
     }
     items.push(item);
-  }
-  return { items };
+    return true;
+  };
+  const range = { from, reverse, prefix };
+  const scan = scanOf(collection);
+  if (scan !== undefined) scan(range, visit);
+  else for (const item of collection.values(range)) if (!visit(item)) break;
+  return more ? { items, nextToken: collection.ordering.token(next as T) } : { items };
 }

@@ -1,4 +1,5 @@
-import { mkdtempSync, rm, rmSync } from 'node:fs';
+import { mkdtempSync, rm } from 'node:fs';
+import { rm as rmAsync } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DEFAULTS } from '../../defaults.js';
@@ -109,13 +110,13 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
     queue,
     finishRun: (id) => client.finishRun(id),
     releaseClaims: volumes.releaseClaims,
-    setHealth: watcher.setHealth,
+    setHealth: (tx, alloc, healthy) => watcher.setHealth(tx, [{ alloc, healthy }]),
   });
   const client = createClientSim(ctx, {
     drivers,
     update: clientUpdate,
     taskDir,
-    reportHealth: (alloc, healthy, why) => store.write((tx) => watcher.setHealth(tx, alloc, healthy, why)),
+    reportHealth: watcher.reportHealth,
   });
   ctx.contain.connect({ update: clientUpdate, abandonRun: client.abandonRun });
   const applyPlan = createPlanApplier(ctx, {
@@ -184,7 +185,8 @@ export function createCluster(options: ClusterOptions = {}): Cluster {
       ctx.timers.close();
       await client.close();
       for (const d of drivers.values()) await d.close?.().catch(() => undefined);
-      if (ownRoot) rmSync(dataRoot, { recursive: true, force: true });
+      // removed without blocking the event loop: the task directories of thousands of allocations
+      if (ownRoot) await rmAsync(dataRoot, { recursive: true, force: true });
     },
   };
 }

@@ -41,6 +41,30 @@ describe('deployments', () => {
     await t.cluster.close();
   });
 
+  it('writes the health reports that fall due together as one write, counting each allocation once', async () => {
+    // Arrange: five allocations placed by one evaluation start together, so their clients report
+    // them healthy at the same moment (MinHealthyTime after they run)
+    const t = testCluster();
+    t.cluster.registerJob({
+      job: withCount(serviceJob('web', { Update: { ...update, MaxParallel: 5 } }), 5),
+    });
+    // Act
+    t.run(3000);
+    // Assert: one write made them healthy, with one health event, and the deployment counted five
+    const allocs = t.cluster.store.ofJob('allocs', 'default', 'web');
+    expect(allocs.map((a) => a.DeploymentStatus?.Healthy)).toEqual([true, true, true, true, true]);
+    expect(new Set(allocs.map((a) => a.DeploymentStatus?.ModifyIndex)).size).toBe(1);
+    const healthEvents = t.batches.flatMap((b) => b.Events).filter((e) => e.Type === 'DeploymentAllocHealth');
+    expect(healthEvents).toHaveLength(1);
+    const [d] = t.cluster.store.ofJob('deployments', 'default', 'web');
+    expect([d?.Status, d?.TaskGroups['web']?.HealthyAllocs, d?.TaskGroups['web']?.UnhealthyAllocs]).toEqual([
+      'successful',
+      5,
+      0,
+    ]);
+    await t.cluster.close();
+  });
+
   it('fails a deployment whose allocations fail and reverts to the last stable version', async () => {
     const t = testCluster();
     t.cluster.registerJob({ job: serviceJob('web', { Update: update }) });

@@ -41,7 +41,12 @@ export function createTimers(clock: Clock, onFailure: () => TimerFailure): Timer
         }
       }, ms);
       pending.add(t);
-      return t;
+      return {
+        cancel: () => {
+          pending.delete(t);
+          t.cancel();
+        },
+      };
     },
     get closed() {
       return closed;

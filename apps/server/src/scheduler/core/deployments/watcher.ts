@@ -1,14 +1,14 @@
-import { DeploymentStatus, EvalStatus, EvalTriggeredBy, ownValue, setOwn } from '@sked/model';
+import { DeploymentStatus, EvalStatus, EvalTriggeredBy, setOwn } from '@sked/model';
 
 import type { Cluster } from '../api.js';
 import type { TimerHandle } from '../clock.js';
 import type { CoreContext } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import type { EvalQueue } from '../evals/eval-queue.js';
-import { iso } from '../internal/ids.js';
 import { jobKey, versionKey } from '../state/keys.js';
 import type { Txn } from '../state/store.js';
-import type { Allocation, Deployment, DeploymentState, Job } from '../types.js';
+import type { Deployment, DeploymentState, Job } from '../types.js';
+import { createHealthReports, type HealthReports } from './health-reports.js';
 
 /** What the watcher needs from the job writes (wired by cluster.ts). */
 export interface WatcherDeps {
@@ -19,8 +19,10 @@ export interface WatcherDeps {
 
 /** The deployment watcher: allocation health, promotion, auto-revert, completion and the progress deadline. */
 export interface DeploymentWatcher {
-  /** Records an allocation's health and moves its deployment on (inside a write). */
-  readonly setHealth: (tx: Txn, alloc: Allocation, healthy: boolean, why?: string) => void;
+  /** Records allocations' health and moves their deployments on (inside a write); see ./health-reports.ts. */
+  readonly setHealth: HealthReports['setHealth'];
+  /** Takes a client's health report of an allocation, written with the others due at once; see ./health-reports.ts. */
+  readonly reportHealth: HealthReports['reportHealth'];
   /** Marks a deployment successful (and its job version stable) once every group is healthy. */
   readonly completeIfHealthy: (tx: Txn, d: Deployment) => boolean;
   /** (Re)arms the progress deadline of a running deployment. */
@@ -28,14 +30,14 @@ export interface DeploymentWatcher {
   promoteDeployment: Cluster['promoteDeployment'];
 }
 
-/** Whether a group's canaries are all placed and healthy (`healthyId` counts as healthy). */
-function canariesHealthy(tx: Txn, g: DeploymentState, healthyId: string): boolean {
+/** Whether a group's canaries are all placed and healthy (as the write sees them). */
+function canariesHealthy(tx: Txn, g: DeploymentState): boolean {
   const placed = g.PlacedCanaries ?? [];
   return (
     g.DesiredCanaries > 0 &&
     !g.Promoted &&
     placed.length >= g.DesiredCanaries &&
-    placed.every((id) => id === healthyId || tx.get('allocs', id)?.DeploymentStatus?.Healthy === true)
+    placed.every((id) => tx.get('allocs', id)?.DeploymentStatus?.Healthy === true)
   );
 }
 
@@ -98,14 +100,12 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     tx.put('deployments', d);
   };
 
-  /** A healthy allocation: promote canaries when allowed, complete, or go on with the rollout. */
-  const progress = (tx: Txn, d: Deployment, healthyId: string): void => {
+  /** Healthy allocations: promote canaries when allowed, complete, or go on with the rollout. */
+  const progress = (tx: Txn, d: Deployment): void => {
     const groups = Object.values(d.TaskGroups);
     if (groups.some((g) => g.DesiredCanaries > 0 && !g.Promoted)) {
       const ready = (g: DeploymentState, auto: boolean): boolean =>
-        g.DesiredCanaries === 0 ||
-        g.Promoted ||
-        ((!auto || g.AutoPromote) && canariesHealthy(tx, g, healthyId));
+        g.DesiredCanaries === 0 || g.Promoted || ((!auto || g.AutoPromote) && canariesHealthy(tx, g));
       if (!groups.every((g) => ready(g, true))) {
         if (groups.every((g) => ready(g, false)))
           d.StatusDescription = 'Deployment is running but requires manual promotion';
@@ -127,39 +127,13 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
     tx.after(() => armProgressDeadline(d.ID));
   };
 
-  const setHealth = (tx: Txn, alloc: Allocation, healthy: boolean, why?: string): void => {
-    const a = tx.get('allocs', alloc.ID) ?? alloc;
-    const d0 = tx.get('deployments', a.DeploymentID);
-    const u: Allocation = {
-      ...a,
-      DeploymentStatus: {
-        Healthy: healthy,
-        Timestamp: iso(ctx.nowMs()),
-        Canary: a.DeploymentStatus?.Canary ?? false,
-        ModifyIndex: tx.index,
-      },
-      ModifyIndex: tx.index,
-    };
-    tx.put('allocs', u);
-    if (!d0 || d0.Status !== DeploymentStatus.Running) return;
-    // a copy of what this write changes (a deployment of thousands of groups is not cloned whole
-    // for each allocation's health): the group's state here, canary promotions in `progress`
-    const s0 = ownValue(d0.TaskGroups, a.TaskGroup);
-    if (!s0) return;
-    const s: DeploymentState = { ...s0 };
-    const d: Deployment = { ...d0, TaskGroups: { ...d0.TaskGroups, [a.TaskGroup]: s } };
-    if (healthy) s.HealthyAllocs++;
-    else s.UnhealthyAllocs++;
-    d.ModifyIndex = tx.index;
-    d.ModifyTime = ctx.nowNs();
-    if (healthy) progress(tx, d, u.ID);
-    else fail(tx, d, s.AutoRevert, why);
-  };
+  const health = createHealthReports(ctx, { progress, fail });
 
   const armProgressDeadline = (id: string): void => {
     const d = store.deployments.get(id);
     if (!d || d.Status !== DeploymentStatus.Running) return;
-    const deadline = Math.max(...Object.values(d.TaskGroups).map((g) => g.ProgressDeadline), 0) / 1e6;
+    let deadline = 0;
+    for (const g of Object.values(d.TaskGroups)) deadline = Math.max(deadline, g.ProgressDeadline / 1e6);
     if (deadline <= 0) return;
     deploymentTimers.get(id)?.cancel();
     deploymentTimers.set(
@@ -207,5 +181,5 @@ export function createDeploymentWatcher(ctx: CoreContext, deps: WatcherDeps): De
       return { EvalID: e.ID, Index: tx.index };
     });
 
-  return { setHealth, completeIfHealthy, armProgressDeadline, promoteDeployment };
+  return { ...health, completeIfHealthy, armProgressDeadline, promoteDeployment };
 }

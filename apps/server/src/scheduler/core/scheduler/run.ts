@@ -1,5 +1,6 @@
 import { DeploymentStatus, JobType, nullRecord } from '@sked/model';
 import type { Allocation, Deployment, Evaluation, Job, TaskGroup } from '../types.js';
+import { copyRecord } from '../internal/records.js';
 import { desiredOf, type DesiredUpdates, type SchedContext, type SchedulePlan } from './plan.js';
 import { placeAlloc, type PlaceOptions } from './place.js';
 import { selectNode, type PlaceResult, type SelectOptions } from './select.js';
@@ -60,7 +61,7 @@ export function startRun(ctx: SchedContext, world: World, plan: SchedulePlan, jo
     wantsDeployment:
       job.Type === JobType.Service && job.TaskGroups.some((g) => g.Update !== null) && !terminalForVersion,
     placesLeft: ctx.placementBudget ?? Number.POSITIVE_INFINITY,
-    deployment: stored ? structuredClone(stored) : undefined,
+    deployment: stored ? copyDeployment(stored) : undefined,
     storedDeployment: stored,
     ensureDeployment() {
       if (!run.wantsDeployment) return undefined;
@@ -86,6 +87,17 @@ export function startRun(ctx: SchedContext, world: World, plan: SchedulePlan, jo
     },
   };
   return run;
+}
+
+/** A copy of a deployment that the run changes in place (its group states; their other fields are flat). */
+function copyDeployment(d: Deployment): Deployment {
+  return {
+    ...d,
+    TaskGroups: copyRecord(d.TaskGroups, (s) => ({
+      ...s,
+      PlacedCanaries: s.PlacedCanaries ? [...s.PlacedCanaries] : s.PlacedCanaries,
+    })),
+  };
 }
 
 function newDeployment(ctx: SchedContext, job: Job, ev: Evaluation, plan: SchedulePlan): Deployment {

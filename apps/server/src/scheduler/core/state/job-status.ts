@@ -48,7 +48,8 @@ function summaryOf(
     CreateIndex: job.CreateIndex,
     ModifyIndex: tx.index,
   };
-  for (const g of job.TaskGroups) setOwn(summary.Summary, g.Name, noAllocs());
+  // a null-prototype record: assigning any name (`__proto__` too) adds an own key, faster than setOwn
+  for (const g of job.TaskGroups) summary.Summary[g.Name] = noAllocs();
   for (const a of allocs) {
     const s = ownValue(summary.Summary, a.TaskGroup) ?? setOwn(summary.Summary, a.TaskGroup, noAllocs());
     if (a.ClientStatus === AllocClientStatus.Pending) s.Starting++;

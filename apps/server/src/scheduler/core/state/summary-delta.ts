@@ -1,5 +1,6 @@
 import { AllocClientStatus, EvalStatus, JobStatus } from '@sked/model';
 
+import { copyRecord } from '../internal/records.js';
 import { isParent } from '../internal/status.js';
 import type { Allocation, Job, JobSummary, TaskGroupSummary } from '../types.js';
 import { jobKey, versionKey } from './keys.js';
@@ -106,9 +107,12 @@ export function refreshByDelta(
     if (ALL.some((k) => s[k] !== old[k])) changed = true;
     if (ALL.some((k) => s[k] < 0)) return false;
   }
-  const summary: JobSummary = changed
-    ? { ...prev, Summary: { ...prev.Summary, ...Object.fromEntries(moved) }, ModifyIndex: tx.index }
-    : prev;
+  let summary = prev;
+  if (changed) {
+    const groups = copyRecord(prev.Summary);
+    for (const [group, s] of moved) groups[group] = s;
+    summary = { ...prev, Summary: groups, ModifyIndex: tx.index };
+  }
   if (changed) totalsCache.set(summary, { live, total });
   const status = statusFrom(tx, job, { live, total });
   if (status !== job.Status) {

@@ -213,10 +213,27 @@ export function createTables(): Tables {
   return tables as unknown as Tables;
 }
 
-/** Sorts items of a table in the table's order. */
+/**
+ * The sort keys of items, per ordering: items are never changed once stored, so an item's key is
+ * built once (a job's allocations are sorted on every read of them, thousands at a time).
+ */
+const sortKeys = new WeakMap<Ordering<unknown>, WeakMap<object, string>>();
+
+function keyOf(ordering: Ordering<unknown>, item: unknown): string {
+  if (typeof item !== 'object' || item === null) return ordering.key(item);
+  let keys = sortKeys.get(ordering);
+  if (!keys) sortKeys.set(ordering, (keys = new WeakMap()));
+  let key = keys.get(item);
+  if (key === undefined) keys.set(item, (key = ordering.key(item)));
+  return key;
+}
+
+/** Sorts items of a table in the table's order (a list already in order, the usual case, is returned as is). */
 export function sortByKey(t: TableImpl<unknown>, list: unknown[]): unknown[] {
+  const keys = list.map((v) => keyOf(t.ordering, v));
+  if (keys.every((k, i) => i === 0 || (keys[i - 1] as string) <= k)) return list;
   return list
-    .map((v) => [t.ordering.key(v), v] as const)
+    .map((v, i) => [keys[i] as string, v] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
     .map(([, v]) => v);
 }
