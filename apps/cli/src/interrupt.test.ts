@@ -16,12 +16,13 @@ async function run(times: number[]): Promise<{ aborted: boolean; exited: number 
   }) as typeof process.exit);
   let aborted = false;
   await withInterrupt(
-    async (signal) => {
+    (signal) => {
       for (const t of times) {
         clock = t;
         process.emit('SIGINT', 'SIGINT');
       }
       aborted = signal.aborted;
+      return Promise.resolve();
     },
     () => clock,
   );
