@@ -55,6 +55,7 @@ function formatter(name: string): Intl.DateTimeFormat {
  */
 export function timeZoneProblem(name: string): string | undefined {
   if (typeof name !== 'string') return `expected a string but got ${name === null ? 'null' : typeof name}`;
+  if (name === '' || name === 'UTC') return undefined; // without loading the platform's zone data
   const shown = JSON.stringify(name.length > 100 ? `${name.slice(0, 100)}...` : name);
   if (/^[+\-\d]/.test(name))
     return `${shown} is a UTC offset, not an IANA time zone name (such as "America/New_York" or "UTC")`;
@@ -77,6 +78,7 @@ export function timeZoneProblem(name: string): string | undefined {
  * @internal
  */
 export function wallTime(zone: string, instantMs: number): number {
+  if (zone === '' || zone === 'UTC') return instantMs; // UTC's wall clock is the instant
   const whole = Math.floor(instantMs / SECOND) * SECOND;
   const parts = formatter(zone).formatToParts(whole);
   const get = (type: Intl.DateTimeFormatPartTypes): number =>

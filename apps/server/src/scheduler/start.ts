@@ -16,6 +16,7 @@ import { createEventBroker, registerEventStreamRoute } from './events/index.js';
 import {
   assertExecExposureAllowed,
   detectExecSandbox,
+  probeExecSandbox,
   registerExecRoute,
   type ExecAllocation,
 } from './exec/index.js';
@@ -169,10 +170,14 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     region,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
   });
+  if (options.execSandbox !== false) void probeExecSandbox();
   registerExecRoute(app, {
     acl,
     region,
-    sandbox: options.execSandbox === false ? undefined : detectExecSandbox(),
+    // probed in the background from here; read when an exec comes (the probe ended by then, or it is run then)
+    get sandbox() {
+      return options.execSandbox === false ? undefined : detectExecSandbox();
+    },
     findAllocation: (allocId) => findExecAllocation(cluster, allocId),
     relay: regions.exec.relay,
     ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),

@@ -29,4 +29,4 @@ export {
   serveExecSession,
 } from './session.js';
 export type { ExecSandbox } from './sandbox.js';
-export { BWRAP, bubblewrapSandbox, detectExecSandbox } from './sandbox.js';
+export { BWRAP, bubblewrapSandbox, detectExecSandbox, probeExecSandbox } from './sandbox.js';

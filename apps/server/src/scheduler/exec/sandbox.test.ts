@@ -5,7 +5,7 @@ import { ensureAptPackages } from '@sked/testkit/apt';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../wiring/server.js';
-import { BWRAP, detectExecSandbox } from './sandbox.js';
+import { BWRAP, detectExecSandbox, probeExecSandbox } from './sandbox.js';
 
 /**
  * Issue 22 item 1: a token with `alloc-exec` in one namespace does not get a host shell. Exec into a
@@ -207,6 +207,19 @@ function processesRunning(argv: string[]): number[] {
     })
     .map(Number);
 }
+
+describe('probeExecSandbox', () => {
+  it('answers in the background what detectExecSandbox then returns without probing again', async () => {
+    const missing = join(dir, 'no-bwrap-here');
+    await expect(probeExecSandbox(missing)).resolves.toBe(false);
+    expect(detectExecSandbox(missing)).toBeUndefined();
+    // a program that exists but is no sandbox: the probe runs it and reads its failure
+    await expect(probeExecSandbox('/bin/false')).resolves.toBe(false);
+    expect(detectExecSandbox('/bin/false')).toBeUndefined();
+    await expect(probeExecSandbox(BWRAP)).resolves.toBe(true);
+    expect(detectExecSandbox(BWRAP)?.name).toBe('bubblewrap');
+  });
+});
 
 describe('exec sandbox lifetime', () => {
   it('a client that goes away takes the sandboxed command with it', async () => {

@@ -12,7 +12,7 @@
  *
  * @packageDocumentation
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,9 +111,17 @@ export function bubblewrapSandbox(bwrap = BWRAP): ExecSandbox {
 
 let probed: { readonly bwrap: string; readonly works: boolean } | undefined;
 
+/** The probe's command: `sh -c 'exit 0'` in the sandbox, in a fresh empty folder (removed by `done`). */
+function probeCommand(bwrap: string): { program: string; args: readonly string[]; done: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'sked-sandbox-probe-'));
+  const command = bubblewrapSandbox(bwrap).wrap('/bin/sh', ['-c', 'exit 0'], dir, { tty: false });
+  return { ...command, done: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /**
  * The exec sandbox when it works on this machine: `bwrap` is installed and can create its
- * namespaces here (a probe run once per process, 5 s at most); undefined otherwise.
+ * namespaces here (a probe run once per process, 5 s at most; {@link probeExecSandbox} runs it in
+ * the background ahead of the first exec); undefined otherwise.
  * @param bwrap - Path of the `bwrap` program.
  * @returns The sandbox, or undefined when it cannot run here.
  */
@@ -121,17 +129,43 @@ export function detectExecSandbox(bwrap = BWRAP): ExecSandbox | undefined {
   if (probed?.bwrap !== bwrap) {
     let works = false;
     if (existsSync(bwrap)) {
-      const dir = mkdtempSync(join(tmpdir(), 'sked-sandbox-probe-'));
+      const command = probeCommand(bwrap);
       try {
-        const sandbox = bubblewrapSandbox(bwrap);
-        const command = sandbox.wrap('/bin/sh', ['-c', 'exit 0'], dir, { tty: false });
         const result = spawnSync(command.program, command.args, { timeout: 5000, stdio: 'ignore' });
         works = result.status === 0;
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        command.done();
       }
     }
     probed = { bwrap, works };
   }
   return probed.works ? bubblewrapSandbox(bwrap) : undefined;
+}
+
+/**
+ * Starts the probe of {@link detectExecSandbox} in the background (a child process; the event loop
+ * is not held), so that a server starts without waiting for it and its first exec finds the answer
+ * ready. An exec that comes before the probe ends runs the probe itself.
+ * @param bwrap - Path of the `bwrap` program.
+ * @returns A promise of whether the sandbox works; it never rejects.
+ */
+export function probeExecSandbox(bwrap = BWRAP): Promise<boolean> {
+  if (probed?.bwrap === bwrap) return Promise.resolve(probed.works);
+  if (!existsSync(bwrap)) {
+    probed = { bwrap, works: false };
+    return Promise.resolve(false);
+  }
+  const command = probeCommand(bwrap);
+  return new Promise((resolve) => {
+    const settle = (works: boolean): void => {
+      command.done();
+      // a synchronous probe that ran meanwhile has already answered: keep its answer
+      if (probed?.bwrap !== bwrap) probed = { bwrap, works };
+      resolve(probed.works);
+    };
+    const child = spawn(command.program, command.args, { timeout: 5000, stdio: 'ignore' });
+    child.once('error', () => settle(false));
+    child.once('close', (code) => settle(code === 0));
+    child.unref();
+  });
 }
