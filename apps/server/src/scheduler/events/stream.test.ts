@@ -206,7 +206,11 @@ describe('pipeEventStream', () => {
 // A subscriber that does not read costs its socket's buffers plus a bounded queue: past that bound
 // it is dropped, whatever `write` answers, and its reconnect resumes from its index.
 describe('pipeEventStream: a bounded queue per subscriber', () => {
-  it('drops a subscriber whose unsent bytes pass the bound, and its reconnect resumes from its index', async () => {
+  /**
+   * Streams to a stuck socket with a bound of 100,000 bytes while 40 batches of 10 kB are
+   * published, one a turn of the event loop; `afterEach` runs on the socket after each.
+   */
+  async function publishForty(afterEach: (out: ReturnType<typeof stuckOutput>) => void) {
     const broker = createEventBroker();
     const out = stuckOutput();
     const stream = pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
@@ -216,7 +220,13 @@ describe('pipeEventStream: a bounded queue per subscriber', () => {
     for (let i = 1; i <= 40; i++) {
       broker.publish(batch(i, 'x'.repeat(10_000)));
       await new Promise((resolve) => setImmediate(resolve));
+      afterEach(out);
     }
+    return { broker, out, stream };
+  }
+
+  it('drops a subscriber whose unsent bytes pass the bound, and its reconnect resumes from its index', async () => {
+    const { broker, out, stream } = await publishForty(() => undefined);
     expect(await stream.done).toBe('lagged');
     expect(out.destroyed).toBe(true);
     expect(out.writableLength).toBeLessThanOrEqual(100_000 + 70_000); // the bound plus one write at most
@@ -235,17 +245,9 @@ describe('pipeEventStream: a bounded queue per subscriber', () => {
   });
 
   it('a subscriber whose socket keeps up is never dropped', async () => {
-    const broker = createEventBroker();
-    const out = stuckOutput();
-    const stream = pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
-      heartbeatMs: 60_000,
-      maxQueuedBytes: 100_000,
+    const { broker, out, stream } = await publishForty((socket) => {
+      socket.writableLength = 0; // the socket took everything
     });
-    for (let i = 1; i <= 40; i++) {
-      broker.publish(batch(i, 'x'.repeat(10_000)));
-      await new Promise((resolve) => setImmediate(resolve));
-      out.writableLength = 0; // the socket took everything
-    }
     stream.stop();
     expect(await stream.done).toBe('stopped');
     broker.close();
