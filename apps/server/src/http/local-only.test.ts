@@ -1,6 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest, type RawAnswer } from '../../test/raw-http.js';
 import { checkLocalOnly, hostnameOf, isLoopbackHost } from './local-only.js';
 import { startServer, type RunningServer } from '../wiring/server.js';
 
@@ -10,46 +10,20 @@ import { startServer, type RunningServer } from '../wiring/server.js';
  * (no preflight) are refused on all three listeners; clients outside browsers keep working.
  */
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
+interface Answer extends Omit<RawAnswer, 'body'> {
+  readonly body: string;
 }
 
-function send(
+/** {@link rawRequest} with the body as text. */
+async function send(
   base: string,
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string,
 ): Promise<Answer> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      {
-        method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  const answer = await rawRequest(base, method, path, headers, body);
+  return { ...answer, body: answer.body.toString() };
 }
 
 let server: RunningServer;
