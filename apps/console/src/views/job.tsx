@@ -24,24 +24,34 @@ const ShortId = (props: { id: string }): preact.JSX.Element => (
 );
 
 /**
- * Allocations or evaluations: newest first (by `CreateIndex`), each row headed by its short ID;
- * "Loading…" before the first answer, `none` when there are none.
+ * The allocations or the evaluations under their heading (`title`, with the id `${kind}-title`):
+ * newest first (by `CreateIndex`), each row headed by its short ID; "Loading…" before the first
+ * answer, "No `kind`." when there are none.
  */
 function NewestFirst<T extends { ID: string; CreateIndex: number }>(props: {
+  title: string;
+  kind: 'allocations' | 'evaluations';
   rows: readonly T[] | undefined;
-  none: string;
-  labelledBy: string;
   columns: readonly Column<T>[];
 }): preact.JSX.Element {
-  if (props.rows === undefined) return <p class="empty">Loading…</p>;
-  if (props.rows.length === 0) return <p class="empty">{props.none}</p>;
+  const titleId = `${props.kind}-title`;
+  const { rows } = props;
   return (
-    <DataTable
-      rows={[...props.rows].sort((a, b) => b.CreateIndex - a.CreateIndex)}
-      rowKey={(row) => row.ID}
-      labelledBy={props.labelledBy}
-      columns={[{ title: 'ID', cell: (row) => <ShortId id={row.ID} /> }, ...props.columns]}
-    />
+    <>
+      <h2 id={titleId}>{props.title}</h2>
+      {rows === undefined ? (
+        <p class="empty">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p class="empty">No {props.kind}.</p>
+      ) : (
+        <DataTable
+          rows={[...rows].sort((a, b) => b.CreateIndex - a.CreateIndex)}
+          rowKey={(row) => row.ID}
+          labelledBy={titleId}
+          columns={[{ title: 'ID', cell: (row) => <ShortId id={row.ID} /> }, ...props.columns]}
+        />
+      )}
+    </>
   );
 }
 
@@ -177,13 +187,7 @@ export function JobView(props: { route: Route }): preact.JSX.Element {
           <p>Its allocations are stopped. The job stays readable and can be started again by reverting.</p>
         </ConfirmDialog>
       ) : null}
-      <h2 id="allocations-title">Allocations</h2>
-      <NewestFirst
-        rows={allocs.data}
-        none="No allocations."
-        labelledBy="allocations-title"
-        columns={allocationColumns}
-      />
+      <NewestFirst title="Allocations" kind="allocations" rows={allocs.data} columns={allocationColumns} />
       <h2>Latest deployment</h2>
       {deployment.data === undefined ? (
         <p class="empty">Loading…</p>
@@ -191,13 +195,7 @@ export function JobView(props: { route: Route }): preact.JSX.Element {
         <LatestDeployment deployment={deployment.data} />
       )}
       {job.data === undefined ? null : <JobVersions client={client} job={job.data} />}
-      <h2 id="evaluations-title">Evaluations</h2>
-      <NewestFirst
-        rows={evals.data}
-        none="No evaluations."
-        labelledBy="evaluations-title"
-        columns={evaluationColumns}
-      />
+      <NewestFirst title="Evaluations" kind="evaluations" rows={evals.data} columns={evaluationColumns} />
     </section>
   );
 }
