@@ -245,7 +245,7 @@ describe('pipeEventStream: a bounded queue per subscriber', () => {
   });
 
   it('a subscriber whose socket keeps up is never dropped', async () => {
-    const { broker, out, stream } = await publishForty((socket) => {
+    const { broker, stream } = await publishForty((socket) => {
       socket.writableLength = 0; // the socket took everything
     });
     stream.stop();
