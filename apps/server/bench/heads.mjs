@@ -5,11 +5,10 @@
 //    framer holds it), beside the target of 50 MB; the baseline is 200 idle connections, same run.
 // 2. Server CPU time to refuse a 2 MB request line sent in 256-byte pieces (answered 431 once 64 KiB
 //    is passed), as a ratio to the CPU time of a 2 MB body sent in 256-byte pieces in the same run.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { startSecretsServer } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -22,28 +21,7 @@ const HEAD_BYTES = Number(values['head-kib']) * 1024;
 const TARGET_MB = 50;
 const root = 'bench-root-token';
 
-const child = spawn(
-  process.execPath,
-  [
-    fileURLToPath(new URL('../dist/main.js', import.meta.url)),
-    '--scheduler-port',
-    '0',
-    '--secrets-port',
-    '0',
-    '--nodes',
-    '0',
-  ],
-  { env: { ...process.env, SKED_SECRETS_ROOT_TOKEN: root }, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const base = await new Promise((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = /^secrets listening on (\S+)$/m.exec(out);
-    if (match) resolve(match[1]);
-  });
-  child.once('exit', (code) => reject(new Error(`sked-server exited with ${code}`)));
-});
+const { child, base } = await startSecretsServer(root);
 const { hostname, port } = new URL(base);
 
 const rssMb = () => {

@@ -7,12 +7,11 @@
 //    200 plain WebSockets with a setInterval heartbeat each (bench/mesh-baseline.mjs);
 // 3. GET /v1/peerings of 200 peerings, p50/p99, against a plain node:http server answering the
 //    same bytes.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { WebSocket } from 'ws';
+import { launch, MAIN, printReport } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -24,31 +23,15 @@ const { values } = parseArgs({
 const ESTABLISH = Number(values.establish);
 const PEERINGS = Number(values.peerings);
 const CPU_SECONDS = Number(values['cpu-seconds']);
-const main = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const baselineScript = fileURLToPath(new URL('./mesh-baseline.mjs', import.meta.url));
-const children = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
-
-function launch(args, pattern) {
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-      const match = pattern.exec(out);
-      if (match) resolve({ child, match });
-    });
-    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)));
-  });
+/** Starts one sked-server; its mesh listener's base URL and its pid. */
+async function startServer(dc) {
+  const { child, match } = await launch(
+    [MAIN, '--scheduler-port', '0', '--nodes', '0', '--heartbeat-ms', '1000', '--datacenter', dc],
+    /mesh listening on (\S+)/,
+  );
+  return { url: match[1], pid: child.pid };
 }
-const startServer = async (dc) =>
-  (
-    await launch(
-      [main, '--scheduler-port', '0', '--nodes', '0', '--heartbeat-ms', '1000', '--datacenter', dc],
-      /mesh listening on (\S+)/,
-    )
-  ).match[1];
 
 async function call(base, method, path, body) {
   const res = await fetch(`${base}${path}`, {
@@ -86,9 +69,13 @@ async function cpuShare(pids, seconds) {
   return pids.map((pid, i) => (cpuTicks(pid) - before[i]) / ticks / elapsed);
 }
 
-const [a, b] = await Promise.all([startServer('dc1'), startServer('dc2')]);
-const pids = children.map((child) => child.pid);
-const { match: baseMatch } = await launch([baselineScript, '1000'], /baseline listening on (\d+)/);
+const servers = await Promise.all([startServer('dc1'), startServer('dc2')]);
+const [a, b] = servers.map((server) => server.url);
+const pids = servers.map((server) => server.pid);
+const { child: baseChild, match: baseMatch } = await launch(
+  [baselineScript, '1000'],
+  /baseline listening on (\d+)/,
+);
 const baseline = `127.0.0.1:${baseMatch[1]}`;
 
 // --- 1. establish -> ACTIVE ----------------------------------------------------------------------
@@ -135,7 +122,7 @@ const dialer = await launch(
   /dialed (\d+)/,
 );
 await new Promise((resolve) => setTimeout(resolve, 2000));
-const [cpuBaseServer, cpuBaseDialer] = await cpuShare([children[2].pid, dialer.child.pid], CPU_SECONDS);
+const [cpuBaseServer, cpuBaseDialer] = await cpuShare([baseChild.pid, dialer.child.pid], CPU_SECONDS);
 const pct = (share) => `${(share * 100).toFixed(2)} %`;
 for (const [label, share, base] of [
   ['accepting server (generated the tokens)', cpuA, cpuBaseServer],
@@ -185,13 +172,5 @@ rows.push([
   `p99 <= 20 ms ${quantile(listGzip, 0.99) <= 20 ? 'PASS' : 'FAIL'}`,
 ]);
 
-const load = os
-  .loadavg()
-  .map((n) => n.toFixed(1))
-  .join(' ');
-console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average at the end ${load}`);
-console.log('');
-console.log('| Measure | Result | Ratio to the baseline | Target |');
-console.log('|---|---|---|---|');
-for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+printReport(['Measure', 'Result', 'Ratio to the baseline', 'Target'], rows);
 process.exit(0);

@@ -15,10 +15,10 @@
 // whole placement took, per group, shows how the cost grows with the job's size (linear: flat).
 // `--dist DIR` runs another build of the server (a copy of `dist/`), for before/after comparisons.
 import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { makeWideJob } from '@sked/testkit';
 import { request as httpRequest } from './http.mjs';
+import { schedulerApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,34 +32,6 @@ const SIZES = values.sizes.split(',').map(Number);
 const NODES = Number(values.nodes);
 const SETTLE_MS = Number(values.settle) * 1000;
 const TARGET_MS = 100;
-const dist = (path) => pathToFileURL(resolve(values.dist, path)).href;
-const { createHttpApp } = await import(dist('http/app.js'));
-const { createAcl } = await import(dist('scheduler/acl/index.js'));
-const { createCluster } = await import(dist('scheduler/core/index.js'));
-const { registerSchedulerRoutes } = await import(dist('scheduler/routes/index.js'));
-
-function jobBody(groups) {
-  return JSON.stringify({
-    Job: {
-      ID: `big-${groups}`,
-      Name: `big-${groups}`,
-      Type: 'service',
-      Datacenters: ['dc1'],
-      TaskGroups: Array.from({ length: groups }, (_, i) => ({
-        Name: `group-${i}`,
-        Count: 1,
-        Tasks: [
-          {
-            Name: 'server',
-            Driver: 'mock',
-            Config: { run_for: '1h' },
-            Resources: { CPU: 10, MemoryMB: 10 },
-          },
-        ],
-      })),
-    },
-  });
-}
 
 const cpuMs = () => {
   const u = process.threadCpuUsage();
@@ -68,18 +40,12 @@ const cpuMs = () => {
 
 /** Places one job of `groups` groups on a fresh server; the longest stalls and slowest leader read. */
 async function place(groups) {
-  const cluster = createCluster({ region: 'global', datacenter: 'dc1', nodes: NODES });
-  const shutdown = new AbortController();
-  const app = createHttpApp();
-  registerSchedulerRoutes(app, {
-    cluster,
-    acl: createAcl(undefined),
-    region: 'global',
-    shutdown: shutdown.signal,
-  });
+  const server = await schedulerApp(values.dist, NODES);
+  const { app, cluster } = server;
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${app.server.address().port}`;
-  const body = jobBody(groups);
+  const id = `big-${groups}`;
+  const body = JSON.stringify({ Job: makeWideJob(id, groups) });
   let wallStall = 0;
   let cpuStall = 0;
   let last = performance.now();
@@ -106,7 +72,6 @@ async function place(groups) {
   const cpuStarted = cpuMs();
   const res = await httpRequest(`${base}/v1/jobs`, 'POST', body);
   if (res.status !== 200) throw new Error(`register failed: ${res.status} ${res.body.slice(0, 200)}`);
-  const id = `big-${groups}`;
   let settledAt = 0;
   let cpu = 0;
   while (performance.now() - started < SETTLE_MS) {
@@ -125,9 +90,7 @@ async function place(groups) {
   clearInterval(probe);
   const evals = cluster.store.ofJob('evals', 'default', id).length;
   const allocs = cluster.store.ofJob('allocs', 'default', id).length;
-  shutdown.abort();
-  await app.close();
-  await cluster.close();
+  await server.close();
   return {
     wallStall,
     cpuStall,

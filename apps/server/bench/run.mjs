@@ -12,13 +12,12 @@
 // list alone (with the registrations it needs); `--dist DIR` runs another build of the server.
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import os from 'node:os';
 import { createRequire } from 'node:module';
-import { resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { request as httpRequest } from './http.mjs';
+import { printReport, schedulerApp } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -32,11 +31,6 @@ const { values } = parseArgs({
     dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
   },
 });
-const dist = (path) => pathToFileURL(resolve(values.dist, path)).href;
-const { createHttpApp, sendJson, sendJsonText } = await import(dist('http/app.js'));
-const { createAcl } = await import(dist('scheduler/acl/index.js'));
-const { createCluster } = await import(dist('scheduler/core/index.js'));
-const { registerSchedulerRoutes } = await import(dist('scheduler/routes/index.js'));
 const LIST_ROUNDS = Number(values['list-rounds']);
 const LIST_TARGET = 0.6;
 const JOBS = Number(values.jobs);
@@ -47,19 +41,9 @@ const CONNECTIONS = Number(values.connections);
 const FILTER = 'Meta.team == "alpha" or Meta.team == "beta"';
 
 // --- the server -----------------------------------------------------------------------------
-const cluster = createCluster({ region: 'global', datacenter: 'dc1', nodes: 3 });
-const shutdown = new AbortController();
-const app = createHttpApp();
-app.addHook('preClose', (done) => {
-  shutdown.abort();
-  done();
-});
-registerSchedulerRoutes(app, {
-  cluster,
-  acl: createAcl(undefined),
-  region: 'global',
-  shutdown: shutdown.signal,
-});
+const server = await schedulerApp(values.dist, 3);
+const { app, cluster, shutdown } = server;
+const { sendJson, sendJsonText } = server.http;
 let trivialBody = '[]';
 app.get('/bench/trivial', (request, reply) => sendJsonText(request, reply, trivialBody));
 app.get('/bench/empty', (request, reply) => sendJson(request, reply, {}));
@@ -209,15 +193,6 @@ async function measureWakeUps() {
 }
 
 if (values.only !== 'list') await measureWakeUps();
-await app.close();
-await cluster.close();
+await server.close();
 
-const load = os
-  .loadavg()
-  .map((n) => n.toFixed(1))
-  .join(' ');
-console.log(`Node ${process.version}, ${os.cpus().length} CPUs, load average at the end ${load}`);
-console.log('');
-console.log('| Measure | Result | Ratio | Target |');
-console.log('|---|---|---|---|');
-for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+printReport(['Measure', 'Result', 'Ratio', 'Target'], rows);

@@ -11,8 +11,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { Client } from 'ldapts';
 import { startSlapd } from '@sked/testkit/slapd';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { startSecretsServer } from './support.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -31,28 +30,7 @@ const slapd = await startSlapd();
 // The server runs as its own process (as sked-server does), so that it does not share a thread
 // with the load generator and the baseline.
 const root = 'bench-root-token';
-const child = spawn(
-  process.execPath,
-  [
-    fileURLToPath(new URL('../dist/main.js', import.meta.url)),
-    '--scheduler-port',
-    '0',
-    '--secrets-port',
-    '0',
-    '--nodes',
-    '0',
-  ],
-  { env: { ...process.env, SKED_SECRETS_ROOT_TOKEN: root }, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-const base = await new Promise((resolve, reject) => {
-  let out = '';
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    const match = /^secrets listening on (\S+)$/m.exec(out);
-    if (match) resolve(match[1]);
-  });
-  child.once('exit', (code) => reject(new Error(`sked-server exited with ${code}`)));
-});
+const { child, base } = await startSecretsServer(root);
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 
 function request(method, path, body, token) {

@@ -9,7 +9,8 @@ export interface RawAnswer {
 
 /**
  * Sends a request with its path exactly as given (no URL normalising: `..`, `%2e` and `//` reach
- * the server as written), within a deadline.
+ * the server as written), within a deadline. An upgrade (`101`, a WebSocket accepted) is answered
+ * with its status and headers and an empty body, its socket closed.
  * @param base - `http://HOST:PORT`.
  * @param method - The method.
  * @param path - The raw request target.
@@ -43,6 +44,10 @@ export function rawRequest(
         );
       },
     );
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.alloc(0) });
+    });
     req.on('error', reject);
     req.end(body);
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 import { nameArbitrary } from './arbitraries/common.js';
 import { taskInputArbitrary } from './arbitraries/jobs.js';
-import { jobFactory, makeJob, makeStoredJob, makeTask, makeTaskGroup } from './factories.js';
+import { jobFactory, makeJob, makeStoredJob, makeTask, makeTaskGroup, makeWideJob } from './factories.js';
 
 /** The problems of `validate`, as text ('' when valid). */
 function problemsText(schema: M.TSchema, value: unknown): string {
@@ -136,6 +136,22 @@ describe('makeStoredJob', () => {
     });
     expect(job.TaskGroups[0]?.Count).toBe(2);
     expect(makeStoredJob().Region).toBe('global');
+  });
+});
+
+describe('makeWideJob', () => {
+  it('builds one service job of `groups` small groups, valid as a JobInput', () => {
+    const job = makeWideJob('big', 3);
+    expect(problemsText(M.JobInput, job)).toBe('');
+    expect(job).toMatchObject({ ID: 'big', Name: 'big', Type: 'service', Datacenters: ['dc1'] });
+    expect(job.TaskGroups?.map((g) => g.Name)).toEqual(['group-0', 'group-1', 'group-2']);
+    for (const group of job.TaskGroups ?? []) {
+      expect(group.Count).toBe(1);
+      expect(group.Tasks).toEqual([
+        { Name: 'server', Driver: 'mock', Config: { run_for: '1h' }, Resources: { CPU: 10, MemoryMB: 10 } },
+      ]);
+    }
+    expect(makeWideJob('none', 0).TaskGroups).toEqual([]);
   });
 });
 

@@ -75,6 +75,25 @@ export function makeJob(overrides: JobOverrides = {}): JobInput {
 }
 
 /**
+ * A wide service job: `groups` task groups `group-0`, `group-1`, ... of `Count` 1, each one
+ * {@link makeTask} of 10 MHz and 10 MB running for an hour, so that every allocation fits on a few
+ * nodes. The large-job route test and the placement benchmark place it.
+ * @param id - The job's `ID` and `Name`.
+ * @param groups - How many task groups.
+ * @returns The job, typed as the model's {@link JobInput}.
+ */
+export function makeWideJob(id: string, groups: number): JobInput {
+  const task = (): TaskInput => makeTask({ Config: { run_for: '1h' }, Resources: { CPU: 10, MemoryMB: 10 } });
+  return makeJob({
+    ID: id,
+    Name: id,
+    TaskGroups: Array.from({ length: groups }, (_, i) =>
+      makeTaskGroup({ Name: `group-${i}`, Tasks: [task()] }),
+    ),
+  });
+}
+
+/**
  * A factory of jobs that share defaults: `jobFactory(defaults)(id, overrides)` is
  * `makeJob({ ...defaults, ...overrides, ID: id })`, where `group` and `task` are merged field by
  * field with the defaults' own `group` and `task`. `TaskGroups` in `overrides` replaces the default

@@ -45,7 +45,7 @@ export {
 } from './arbitraries/streams.js';
 export { ldapConfigRequestArbitrary, nodeArbitrary, peeringArbitrary } from './arbitraries/members.js';
 // Job factories
-export { jobFactory, makeJob, makeStoredJob, makeTask, makeTaskGroup } from './factories.js';
+export { jobFactory, makeJob, makeStoredJob, makeTask, makeTaskGroup, makeWideJob } from './factories.js';
 export type { JobOverrides, StoredJobOptions } from './factories.js';
 // Invalid mutations
 export { invalidMutation, invalidMutations, replaceAt, schemaLeaves } from './mutation.js';

@@ -8,6 +8,7 @@ import { ApiError } from '@sked/scheduler-client';
 import { useState } from 'preact/hooks';
 import { schedulerClient } from '../clients.js';
 import { ConfirmDialog } from '../components/confirm.js';
+import { type Column, DataTable } from '../components/data-table.js';
 import { Link } from '../components/link.js';
 import { Problem } from '../components/problem.js';
 import { TokenForm } from '../components/token-form.js';
@@ -17,42 +18,62 @@ import { useToken } from '../session.js';
 import { needsToken, useWatch } from '../use-watch.js';
 import { JobVersions } from './job-versions.js';
 
-function Allocations(props: { allocs: readonly Allocation[] }): preact.JSX.Element {
-  if (props.allocs.length === 0) return <p class="empty">No allocations.</p>;
-  const sorted = [...props.allocs].sort((a, b) => b.CreateIndex - a.CreateIndex);
+/** An ID shortened to 8 characters, the whole ID in its title. */
+const ShortId = (props: { id: string }): preact.JSX.Element => (
+  <code title={props.id}>{shortId(props.id)}</code>
+);
+
+/**
+ * The allocations or the evaluations under their heading (`title`, with the id `${kind}-title`):
+ * newest first (by `CreateIndex`), each row headed by its short ID; "Loading…" before the first
+ * answer, "No `kind`." when there are none.
+ */
+function NewestFirst<T extends { ID: string; CreateIndex: number }>(props: {
+  title: string;
+  kind: 'allocations' | 'evaluations';
+  rows: readonly T[] | undefined;
+  columns: readonly Column<T>[];
+}): preact.JSX.Element {
+  const titleId = `${props.kind}-title`;
+  const { rows } = props;
   return (
-    <table class="data" aria-labelledby="allocations-title">
-      <thead>
-        <tr>
-          <th scope="col">ID</th>
-          <th scope="col">Task group</th>
-          <th scope="col">Node</th>
-          <th scope="col">Desired</th>
-          <th scope="col">Status</th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {sorted.map((alloc) => (
-          <tr key={alloc.ID}>
-            <th scope="row">
-              <code title={alloc.ID}>{shortId(alloc.ID)}</code>
-            </th>
-            <td>{alloc.TaskGroup}</td>
-            <td>
-              <code title={alloc.NodeID}>{shortId(alloc.NodeID)}</code>
-            </td>
-            <td>{alloc.DesiredStatus}</td>
-            <td>
-              <span class={`status status-${alloc.ClientStatus}`}>{alloc.ClientStatus}</span>
-            </td>
-            <td>{formatNanos(alloc.CreateTime)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <>
+      <h2 id={titleId}>{props.title}</h2>
+      {rows === undefined ? (
+        <p class="empty">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p class="empty">No {props.kind}.</p>
+      ) : (
+        <DataTable
+          rows={[...rows].sort((a, b) => b.CreateIndex - a.CreateIndex)}
+          rowKey={(row) => row.ID}
+          labelledBy={titleId}
+          columns={[{ title: 'ID', cell: (row) => <ShortId id={row.ID} /> }, ...props.columns]}
+        />
+      )}
+    </>
   );
 }
+
+const allocationColumns: readonly Column<Allocation>[] = [
+  { title: 'Task group', cell: (alloc) => alloc.TaskGroup },
+  { title: 'Node', cell: (alloc) => <ShortId id={alloc.NodeID} /> },
+  { title: 'Desired', cell: (alloc) => alloc.DesiredStatus },
+  {
+    title: 'Status',
+    cell: (alloc) => <span class={`status status-${alloc.ClientStatus}`}>{alloc.ClientStatus}</span>,
+  },
+  { title: 'Created', cell: (alloc) => formatNanos(alloc.CreateTime) },
+];
+
+const evaluationColumns: readonly Column<Evaluation>[] = [
+  { title: 'Triggered by', cell: (evaluation) => evaluation.TriggeredBy },
+  { title: 'Status', cell: (evaluation) => evaluation.Status },
+  { title: 'Created', cell: (evaluation) => formatNanos(evaluation.CreateTime) },
+  { title: 'Description', cell: (evaluation) => evaluation.StatusDescription },
+];
+
+type DeploymentGroup = [name: string, group: Deployment['TaskGroups'][string]];
 
 function LatestDeployment(props: { deployment: Deployment | null }): preact.JSX.Element {
   const deployment = props.deployment;
@@ -60,65 +81,23 @@ function LatestDeployment(props: { deployment: Deployment | null }): preact.JSX.
   return (
     <div>
       <p>
-        <code title={deployment.ID}>{shortId(deployment.ID)}</code> for version {deployment.JobVersion}:{' '}
+        <ShortId id={deployment.ID} /> for version {deployment.JobVersion}:{' '}
         <span class={`status status-${deployment.Status}`}>{deployment.Status}</span>{' '}
         {deployment.StatusDescription}
       </p>
-      <table class="data">
-        <caption class="visually-hidden">Task groups of the deployment</caption>
-        <thead>
-          <tr>
-            <th scope="col">Task group</th>
-            <th scope="col">Desired</th>
-            <th scope="col">Placed</th>
-            <th scope="col">Healthy</th>
-            <th scope="col">Unhealthy</th>
-          </tr>
-        </thead>
-        <tbody>
-          {Object.entries(deployment.TaskGroups).map(([name, group]) => (
-            <tr key={name}>
-              <th scope="row">{name}</th>
-              <td>{group.DesiredTotal}</td>
-              <td>{group.PlacedAllocs}</td>
-              <td>{group.HealthyAllocs}</td>
-              <td>{group.UnhealthyAllocs}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable<DeploymentGroup>
+        rows={Object.entries(deployment.TaskGroups)}
+        rowKey={([name]) => name}
+        caption="Task groups of the deployment"
+        columns={[
+          { title: 'Task group', cell: ([name]) => name },
+          { title: 'Desired', cell: ([, group]) => group.DesiredTotal },
+          { title: 'Placed', cell: ([, group]) => group.PlacedAllocs },
+          { title: 'Healthy', cell: ([, group]) => group.HealthyAllocs },
+          { title: 'Unhealthy', cell: ([, group]) => group.UnhealthyAllocs },
+        ]}
+      />
     </div>
-  );
-}
-
-function Evaluations(props: { evals: readonly Evaluation[] }): preact.JSX.Element {
-  if (props.evals.length === 0) return <p class="empty">No evaluations.</p>;
-  const sorted = [...props.evals].sort((a, b) => b.CreateIndex - a.CreateIndex);
-  return (
-    <table class="data" aria-labelledby="evaluations-title">
-      <thead>
-        <tr>
-          <th scope="col">ID</th>
-          <th scope="col">Triggered by</th>
-          <th scope="col">Status</th>
-          <th scope="col">Created</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {sorted.map((evaluation) => (
-          <tr key={evaluation.ID}>
-            <th scope="row">
-              <code title={evaluation.ID}>{shortId(evaluation.ID)}</code>
-            </th>
-            <td>{evaluation.TriggeredBy}</td>
-            <td>{evaluation.Status}</td>
-            <td>{formatNanos(evaluation.CreateTime)}</td>
-            <td>{evaluation.StatusDescription}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 
@@ -208,8 +187,7 @@ export function JobView(props: { route: Route }): preact.JSX.Element {
           <p>Its allocations are stopped. The job stays readable and can be started again by reverting.</p>
         </ConfirmDialog>
       ) : null}
-      <h2 id="allocations-title">Allocations</h2>
-      {allocs.data === undefined ? <p class="empty">Loading…</p> : <Allocations allocs={allocs.data} />}
+      <NewestFirst title="Allocations" kind="allocations" rows={allocs.data} columns={allocationColumns} />
       <h2>Latest deployment</h2>
       {deployment.data === undefined ? (
         <p class="empty">Loading…</p>
@@ -217,8 +195,7 @@ export function JobView(props: { route: Route }): preact.JSX.Element {
         <LatestDeployment deployment={deployment.data} />
       )}
       {job.data === undefined ? null : <JobVersions client={client} job={job.data} />}
-      <h2 id="evaluations-title">Evaluations</h2>
-      {evals.data === undefined ? <p class="empty">Loading…</p> : <Evaluations evals={evals.data} />}
+      <NewestFirst title="Evaluations" kind="evaluations" rows={evals.data} columns={evaluationColumns} />
     </section>
   );
 }

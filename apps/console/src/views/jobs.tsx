@@ -6,6 +6,7 @@
 import type { JobListStub } from '@sked/model';
 import { useMemo, useState } from 'preact/hooks';
 import { schedulerClient } from '../clients.js';
+import { type Column, DataTable } from '../components/data-table.js';
 import { FilterBox } from '../components/filter-box.js';
 import { checkFilter } from '../filter-state.js';
 import { Link } from '../components/link.js';
@@ -46,36 +47,25 @@ function JobsTable(props: {
   if (props.jobs.length === 0) {
     return <p class="empty">{props.filtered ? 'No job matches the filter.' : 'No jobs.'}</p>;
   }
+  const id: Column<JobListStub> = {
+    title: 'ID',
+    cell: (job) => <Link href={jobHref(job.ID, job.Namespace)}>{job.ID}</Link>,
+  };
+  const namespace: Column<JobListStub> = { title: 'Namespace', cell: (job) => job.Namespace };
   return (
-    <table class="data">
-      <caption class="visually-hidden">Jobs</caption>
-      <thead>
-        <tr>
-          <th scope="col">ID</th>
-          {props.all ? <th scope="col">Namespace</th> : null}
-          <th scope="col">Type</th>
-          <th scope="col">Priority</th>
-          <th scope="col">Status</th>
-          <th scope="col">Allocations</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.jobs.map((job) => (
-          <tr key={`${job.Namespace}\0${job.ID}`}>
-            <th scope="row">
-              <Link href={jobHref(job.ID, job.Namespace)}>{job.ID}</Link>
-            </th>
-            {props.all ? <td>{job.Namespace}</td> : null}
-            <td>{job.Type}</td>
-            <td>{job.Priority}</td>
-            <td>
-              <span class={`status status-${job.Status}`}>{job.Status}</span>
-            </td>
-            <td>{allocationSummary(job.JobSummary)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      rows={props.jobs}
+      rowKey={(job) => `${job.Namespace}\0${job.ID}`}
+      caption="Jobs"
+      columns={[
+        id,
+        ...(props.all ? [namespace] : []),
+        { title: 'Type', cell: (job) => job.Type },
+        { title: 'Priority', cell: (job) => job.Priority },
+        { title: 'Status', cell: (job) => <span class={`status status-${job.Status}`}>{job.Status}</span> },
+        { title: 'Allocations', cell: (job) => allocationSummary(job.JobSummary) },
+      ]}
+    />
   );
 }
 

@@ -7,6 +7,7 @@ import type { MeshClient, Peering } from '@sked/mesh-client';
 import { useState } from 'preact/hooks';
 import { meshClient } from '../clients.js';
 import { ConfirmDialog } from '../components/confirm.js';
+import { DataTable } from '../components/data-table.js';
 import { Problem } from '../components/problem.js';
 import { TokenForm } from '../components/token-form.js';
 import { useToken } from '../session.js';
@@ -18,45 +19,37 @@ function Peerings(props: {
 }): preact.JSX.Element {
   if (props.peerings.length === 0) return <p class="empty">No peerings.</p>;
   return (
-    <table class="data" aria-labelledby="peerings-title">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">State</th>
-          <th scope="col">Peer server</th>
-          <th scope="col">Addresses</th>
-          <th scope="col">Remote datacenter</th>
-          <th scope="col">Last heartbeat</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.peerings.map((peering) => (
-          <tr key={peering.Name}>
-            <th scope="row">{peering.Name}</th>
-            <td>
-              <span class={`status status-${peering.State.toLowerCase()}`}>{peering.State}</span>
-            </td>
-            <td>{peering.PeerServerName}</td>
-            <td>{(peering.PeerServerAddresses ?? []).join(', ')}</td>
-            <td>{peering.Remote?.Datacenter ?? ''}</td>
-            <td>{peering.StreamStatus?.LastHeartbeat ?? ''}</td>
-            <td>
-              <button
-                type="button"
-                class="danger"
-                disabled={peering.DeletedAt !== null}
-                onClick={() => props.onDelete(peering.Name)}
-              >
-                Delete<span class="visually-hidden"> peering {peering.Name}</span>
-              </button>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      rows={props.peerings}
+      rowKey={(peering) => peering.Name}
+      labelledBy="peerings-title"
+      columns={[
+        { title: 'Name', cell: (peering) => peering.Name },
+        {
+          title: 'State',
+          cell: (peering) => (
+            <span class={`status status-${peering.State.toLowerCase()}`}>{peering.State}</span>
+          ),
+        },
+        { title: 'Peer server', cell: (peering) => peering.PeerServerName },
+        { title: 'Addresses', cell: (peering) => (peering.PeerServerAddresses ?? []).join(', ') },
+        { title: 'Remote datacenter', cell: (peering) => peering.Remote?.Datacenter ?? '' },
+        { title: 'Last heartbeat', cell: (peering) => peering.StreamStatus?.LastHeartbeat ?? '' },
+        {
+          title: <span class="visually-hidden">Actions</span>,
+          cell: (peering) => (
+            <button
+              type="button"
+              class="danger"
+              disabled={peering.DeletedAt !== null}
+              onClick={() => props.onDelete(peering.Name)}
+            >
+              Delete<span class="visually-hidden"> peering {peering.Name}</span>
+            </button>
+          ),
+        },
+      ]}
+    />
   );
 }
 

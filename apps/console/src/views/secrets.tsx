@@ -5,6 +5,7 @@
  */
 import type { LdapGroup, LdapUser, SecretsClient } from '@sked/secrets-client';
 import { secretsClient } from '../clients.js';
+import { DataTable } from '../components/data-table.js';
 import { Problem } from '../components/problem.js';
 import { TokenForm } from '../components/token-form.js';
 import { saveToken, useToken } from '../session.js';
@@ -29,9 +30,15 @@ async function readAll<R>(
   return { data: records };
 }
 
+/** A group or user of the LDAP auth method, by name. */
+interface RecordRow {
+  readonly name: string;
+  readonly record: LdapGroup | LdapUser;
+}
+
 function Records(props: {
   title: string;
-  rows: readonly { name: string; record: LdapGroup | LdapUser }[] | undefined;
+  rows: readonly RecordRow[] | undefined;
   error: unknown;
   withGroups: boolean;
 }): preact.JSX.Element {
@@ -45,24 +52,18 @@ function Records(props: {
       {props.rows === undefined ? null : props.rows.length === 0 ? (
         <p class="empty">None.</p>
       ) : (
-        <table class="data" aria-labelledby={id}>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Policies</th>
-              {props.withGroups ? <th scope="col">Groups</th> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {props.rows.map(({ name, record }) => (
-              <tr key={name}>
-                <th scope="row">{name}</th>
-                <td>{text(record.policies)}</td>
-                {props.withGroups ? <td>{text((record as LdapUser).groups)}</td> : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          rows={props.rows}
+          rowKey={(row) => row.name}
+          labelledBy={id}
+          columns={[
+            { title: 'Name', cell: (row) => row.name },
+            { title: 'Policies', cell: (row) => text(row.record.policies) },
+            ...(props.withGroups
+              ? [{ title: 'Groups', cell: (row: RecordRow) => text((row.record as LdapUser).groups) }]
+              : []),
+          ]}
+        />
       )}
     </div>
   );

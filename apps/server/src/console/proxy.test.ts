@@ -38,6 +38,16 @@ afterAll(async () => {
 
 const json = (body: Buffer): unknown => JSON.parse(body.toString()) as unknown;
 
+/** Writes group `name` with `policies` through the console's proxy, with the root token and `headers`. */
+const writeGroup = (name: string, policies: string, headers: Record<string, string>) =>
+  rawRequest(
+    base,
+    'POST',
+    `/ui/api/secrets/v1/auth/ldap/groups/${name}`,
+    { 'x-secrets-token': ROOT, ...headers },
+    JSON.stringify({ policies }),
+  );
+
 describe('the secrets service through the console', () => {
   it('reads the LDAP configuration with the root token, in the service own envelope', async () => {
     const direct = await rawRequest(server.secrets.url, 'GET', '/v1/auth/ldap/config', {
@@ -65,13 +75,7 @@ describe('the secrets service through the console', () => {
   });
 
   it('writes a group from the same origin (JSON body), and lists with GET ?list=true', async () => {
-    const write = await rawRequest(
-      base,
-      'POST',
-      '/ui/api/secrets/v1/auth/ldap/groups/devs',
-      { 'x-secrets-token': ROOT, origin, 'content-type': 'application/json' },
-      JSON.stringify({ policies: 'dev,shared' }),
-    );
+    const write = await writeGroup('devs', 'dev,shared', { origin, 'content-type': 'application/json' });
     expect(write.status).toBe(204);
     const list = await rawRequest(base, 'GET', '/ui/api/secrets/v1/auth/ldap/groups?list=true', {
       'x-secrets-token': ROOT,
@@ -80,13 +84,10 @@ describe('the secrets service through the console', () => {
   });
 
   it('refuses a write from another origin before it reaches the service', async () => {
-    const answer = await rawRequest(
-      base,
-      'POST',
-      '/ui/api/secrets/v1/auth/ldap/groups/evil',
-      { 'x-secrets-token': ROOT, origin: 'http://evil.example', 'content-type': 'application/json' },
-      JSON.stringify({ policies: 'root' }),
-    );
+    const answer = await writeGroup('evil', 'root', {
+      origin: 'http://evil.example',
+      'content-type': 'application/json',
+    });
     expect(answer.status).toBe(403);
     expect(answer.body.toString()).toMatch(/^Origin "http:\/\/evil.example" is not allowed/);
     const read = await rawRequest(server.secrets.url, 'GET', '/v1/auth/ldap/groups/evil', {
@@ -96,13 +97,7 @@ describe('the secrets service through the console', () => {
   });
 
   it('refuses a browser body that is not JSON (415) and a foreign Host (403)', async () => {
-    const plain = await rawRequest(
-      base,
-      'POST',
-      '/ui/api/secrets/v1/auth/ldap/groups/plain',
-      { 'x-secrets-token': ROOT, origin, 'content-type': 'text/plain' },
-      JSON.stringify({ policies: 'x' }),
-    );
+    const plain = await writeGroup('plain', 'x', { origin, 'content-type': 'text/plain' });
     expect(plain.status).toBe(415);
     const rebound = await rawRequest(base, 'GET', '/ui/api/secrets/v1/auth/ldap/config', {
       'x-secrets-token': ROOT,

@@ -1,6 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawRequest, type RawAnswer } from '../../test/raw-http.js';
 import { checkLocalOnly, hostnameOf, isLoopbackHost } from './local-only.js';
 import { startServer, type RunningServer } from '../wiring/server.js';
 
@@ -10,46 +10,20 @@ import { startServer, type RunningServer } from '../wiring/server.js';
  * (no preflight) are refused on all three listeners; clients outside browsers keep working.
  */
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
+interface Answer extends Omit<RawAnswer, 'body'> {
+  readonly body: string;
 }
 
-function send(
+/** {@link rawRequest} with the body as text. */
+async function send(
   base: string,
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string,
 ): Promise<Answer> {
-  const url = new URL(path, base);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      {
-        method,
-        headers: { ...headers, ...(body === undefined ? {} : { 'content-length': Buffer.byteLength(body) }) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString(),
-          }),
-        );
-      },
-    );
-    req.on('upgrade', (res, socket) => {
-      socket.destroy();
-      resolve({ status: res.statusCode ?? 0, headers: res.headers, body: '' });
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  const answer = await rawRequest(base, method, path, headers, body);
+  return { ...answer, body: answer.body.toString() };
 }
 
 let server: RunningServer;
@@ -63,7 +37,9 @@ afterAll(async () => {
   await server.close();
 });
 
-const jobBody = (id: string): string => JSON.stringify({ Job: makeJob({ ID: id }) });
+/** Registers job `id` on the scheduling listener (POST /v1/jobs) with `headers`. */
+const registerWith = (headers: Record<string, string>, id: string): Promise<Answer> =>
+  send(server.scheduler.url, 'POST', '/v1/jobs', headers, JSON.stringify({ Job: makeJob({ ID: id }) }));
 
 describe('Host (DNS rebinding)', () => {
   it.each(['scheduler', 'secrets', 'mesh'] as const)(
@@ -86,12 +62,9 @@ describe('Host (DNS rebinding)', () => {
   it('a rebound page cannot read allocation IDs nor register', async () => {
     const list = await send(server.scheduler.url, 'GET', '/v1/allocations', { host: 'rebind.evil.example' });
     expect(list.status).toBe(403);
-    const write = await send(
-      server.scheduler.url,
-      'POST',
-      '/v1/jobs',
+    const write = await registerWith(
       { host: 'rebind.evil.example', 'content-type': 'application/json' },
-      jobBody('rebound'),
+      'rebound',
     );
     expect(write.status).toBe(403);
     expect((await send(server.scheduler.url, 'GET', '/v1/job/rebound')).status).toBe(404);
@@ -100,12 +73,9 @@ describe('Host (DNS rebinding)', () => {
 
 describe('Origin (cross-site requests)', () => {
   it('refuses a cross-origin text/plain registration (no preflight) and stores nothing', async () => {
-    const answer = await send(
-      server.scheduler.url,
-      'POST',
-      '/v1/jobs',
+    const answer = await registerWith(
       { origin: 'http://evil.example', 'content-type': 'text/plain;charset=UTF-8' },
-      jobBody('csrf'),
+      'csrf',
     );
     expect(answer.status).toBe(403);
     expect(answer.body).toContain('Origin "http://evil.example" is not allowed');
@@ -114,34 +84,16 @@ describe('Origin (cross-site requests)', () => {
 
   it('refuses a same-origin browser body that is not JSON with 415, accepts JSON', async () => {
     const origin = `http://${schedulerHost}`;
-    const plain = await send(
-      server.scheduler.url,
-      'POST',
-      '/v1/jobs',
-      { origin, 'content-type': 'text/plain' },
-      jobBody('plain'),
-    );
+    const plain = await registerWith({ origin, 'content-type': 'text/plain' }, 'plain');
     expect(plain.status).toBe(415);
     expect(plain.body).toContain('application/json');
     expect((await send(server.scheduler.url, 'GET', '/v1/job/plain')).status).toBe(404);
-    const json = await send(
-      server.scheduler.url,
-      'POST',
-      '/v1/jobs',
-      { origin, 'content-type': 'application/json' },
-      jobBody('same-origin'),
-    );
+    const json = await registerWith({ origin, 'content-type': 'application/json' }, 'same-origin');
     expect(json.status).toBe(200);
   });
 
   it('clients outside browsers (no Origin) keep working whatever their Content-Type', async () => {
-    const answer = await send(
-      server.scheduler.url,
-      'POST',
-      '/v1/jobs',
-      { 'content-type': 'text/plain' },
-      jobBody('curl-like'),
-    );
+    const answer = await registerWith({ 'content-type': 'text/plain' }, 'curl-like');
     expect(answer.status).toBe(200);
   });
 

@@ -4,6 +4,7 @@ import { jobFactory } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../wiring/server.js';
 import type { ClusterEvent } from '../core/index.js';
+import { callJson } from '../../../test/json-api.js';
 
 /**
  * End-to-end: the real server (startServer) with its cluster, the event stream over real HTTP,
@@ -81,16 +82,8 @@ function openStream(path: string): Promise<Stream> {
   });
 }
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(new URL(path, base), {
-    method,
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  const text = await response.text();
-  return { status: response.status, json: text === '' ? undefined : (JSON.parse(text) as unknown) };
-}
+const api = (method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> =>
+  callJson(base, method, path, body);
 
 const serviceJob = jobFactory({ group: { Name: 'group' }, task: { Name: 'task' } });
 

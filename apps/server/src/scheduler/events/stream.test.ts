@@ -44,6 +44,22 @@ function fakeOutput(room = Number.POSITIVE_INFINITY) {
   return out;
 }
 
+/**
+ * A response whose socket takes nothing: every write is queued (`writableLength` grows) and
+ * `write` still says go on.
+ */
+function stuckOutput() {
+  const out: ReturnType<typeof fakeOutput> & { writableLength: number } = Object.assign(fakeOutput(), {
+    writableLength: 0,
+  });
+  const write = out.write.bind(out);
+  out.write = (chunk) => {
+    out.writableLength += Buffer.byteLength(chunk);
+    return write(chunk);
+  };
+  return out;
+}
+
 /** The lines written, whatever the chunking. */
 function lines(chunks: readonly string[]): string[] {
   return chunks
@@ -56,7 +72,8 @@ function lines(chunks: readonly string[]): string[] {
 const indexes = (written: readonly string[]): number[] =>
   written.filter((line) => line !== HEARTBEAT_LINE).map((line) => (JSON.parse(line) as EventBatch).Index);
 
-function batch(index: number): EventBatch {
+/** One JobRegistered event at `index`; `padding` (a string in the job's Meta) makes it larger. */
+function batch(index: number, padding?: string): EventBatch {
   return {
     Index: index,
     Events: [
@@ -67,7 +84,7 @@ function batch(index: number): EventBatch {
         Namespace: 'default',
         FilterKeys: null,
         Index: index,
-        Payload: {},
+        Payload: padding === undefined ? {} : ({ Job: { Meta: { m: padding } } } as never),
       },
     ],
   };
@@ -183,5 +200,56 @@ describe('pipeEventStream', () => {
     expect(await stream.done).toBe('stopped');
     expect(out.ended).toBe(true);
     expect(out.chunks).toEqual([HEARTBEAT_LINE]);
+  });
+});
+
+// A subscriber that does not read costs its socket's buffers plus a bounded queue: past that bound
+// it is dropped, whatever `write` answers, and its reconnect resumes from its index.
+describe('pipeEventStream: a bounded queue per subscriber', () => {
+  /**
+   * Streams to a stuck socket with a bound of 100,000 bytes while 40 batches of 10 kB are
+   * published, one a turn of the event loop; `afterEach` runs on the socket after each.
+   */
+  async function publishForty(afterEach: (out: ReturnType<typeof stuckOutput>) => void) {
+    const broker = createEventBroker();
+    const out = stuckOutput();
+    const stream = pipeEventStream(broker.subscribe({ index: 0, topics: ALL_TOPICS, namespace: '*' }), out, {
+      heartbeatMs: 60_000,
+      maxQueuedBytes: 100_000,
+    });
+    for (let i = 1; i <= 40; i++) {
+      broker.publish(batch(i, 'x'.repeat(10_000)));
+      await new Promise((resolve) => setImmediate(resolve));
+      afterEach(out);
+    }
+    return { broker, out, stream };
+  }
+
+  it('drops a subscriber whose unsent bytes pass the bound, and its reconnect resumes from its index', async () => {
+    const { broker, out, stream } = await publishForty(() => undefined);
+    expect(await stream.done).toBe('lagged');
+    expect(out.destroyed).toBe(true);
+    expect(out.writableLength).toBeLessThanOrEqual(100_000 + 70_000); // the bound plus one write at most
+    const seen = indexes(lines(out.chunks));
+    const last = seen.at(-1) ?? 0;
+    expect(last).toBeLessThan(40);
+    // the client reconnects with the index after the last it read: nothing lost, nothing twice
+    const again = stuckOutput();
+    pipeEventStream(broker.subscribe({ index: last + 1, topics: ALL_TOPICS, namespace: '*' }), again, {
+      heartbeatMs: 60_000,
+      maxQueuedBytes: Number.POSITIVE_INFINITY,
+    });
+    const resumed = indexes(lines(again.chunks));
+    expect([...seen, ...resumed]).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    broker.close();
+  });
+
+  it('a subscriber whose socket keeps up is never dropped', async () => {
+    const { broker, stream } = await publishForty((socket) => {
+      socket.writableLength = 0; // the socket took everything
+    });
+    stream.stop();
+    expect(await stream.done).toBe('stopped');
+    broker.close();
   });
 });

@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExecSession, type ExecResult } from '../../../test/exec-session.js';
 import { startServer, type RunningServer } from '../../wiring/server.js';
 import { ExecExposureError } from './bind.js';
+import { callJson } from '../../../test/json-api.js';
 
 /**
  * End-to-end: the real server (startServer, raw_exec enabled), a raw_exec job running a real
@@ -18,22 +20,8 @@ const SCRIPT = ['echo $$ > pid', "trap 'echo got-usr1 >> signals' USR1", 'while 
   '; ',
 );
 
-async function api(method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(new URL(path, base), {
-    method,
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
-  });
-  const text = await response.text();
-  let json: unknown = text;
-  try {
-    json = JSON.parse(text) as unknown;
-  } catch {
-    // plain-text error
-  }
-  return { status: response.status, json };
-}
+const api = (method: string, path: string, body?: unknown): Promise<{ status: number; json: unknown }> =>
+  callJson(base, method, path, body);
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const started = Date.now();
@@ -45,50 +33,16 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000)
   }
 }
 
-interface ExecResult {
-  stdout: string;
-  stderr: string;
-  exitCode: number | undefined;
-  close: { code: number; reason: string };
-}
-
 /** Runs one exec session to its end; `script` may drive it once it is open. */
 function exec(
   query: Record<string, string>,
-  script: (socket: WebSocket, output: () => string) => Promise<void> | void = () => undefined,
+  script?: (socket: WebSocket, output: () => string) => Promise<void> | void,
   alloc = allocId,
 ): Promise<ExecResult> {
   const url = new URL(`/v1/client/allocation/${alloc}/exec`, base);
   url.protocol = 'ws:';
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const socket = new WebSocket(url);
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  let exitCode: number | undefined;
-  socket.addEventListener('message', (event) => {
-    const frame = JSON.parse(String(event.data)) as {
-      stdout?: { data?: string };
-      stderr?: { data?: string };
-      exited?: boolean;
-      result?: { exit_code: number };
-    };
-    if (frame.stdout?.data !== undefined) out.push(Buffer.from(frame.stdout.data, 'base64'));
-    if (frame.stderr?.data !== undefined) err.push(Buffer.from(frame.stderr.data, 'base64'));
-    if (frame.exited === true) exitCode = frame.result?.exit_code;
-  });
-  socket.addEventListener('open', () => {
-    void script(socket, () => Buffer.concat(out).toString('utf8'));
-  });
-  return new Promise((resolve) => {
-    socket.addEventListener('close', (event) => {
-      resolve({
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-        exitCode,
-        close: { code: event.code, reason: event.reason },
-      });
-    });
-  });
+  return runExecSession(url, script);
 }
 
 const run = (command: string[], extra: Record<string, string> = {}): Promise<ExecResult> =>

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ensureAptPackages } from '@sked/testkit/apt';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExecSession, type ExecResult } from '../../../test/exec-session.js';
 import { startServer, type RunningServer } from '../../wiring/server.js';
 import { BWRAP, detectExecSandbox, probeExecSandbox } from './sandbox.js';
 
@@ -90,48 +91,13 @@ async function start(execSandbox: boolean): Promise<Started> {
 }
 
 /** Runs one exec session with `token`; resolves with its output and close. */
-function exec(
-  server: RunningServer,
-  allocId: string,
-  token: string,
-  command: string[],
-): Promise<{
-  stdout: string;
-  stderr: string;
-  exitCode: number | undefined;
-  close: { code: number; reason: string };
-}> {
+function exec(server: RunningServer, allocId: string, token: string, command: string[]): Promise<ExecResult> {
   const url = new URL(`/v1/client/allocation/${allocId}/exec`, server.scheduler.url);
   url.protocol = 'ws:';
   url.searchParams.set('task', 'worker');
   url.searchParams.set('command', JSON.stringify(command));
   url.searchParams.set('ws_handshake', 'true');
-  const socket = new WebSocket(url);
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  let exitCode: number | undefined;
-  socket.addEventListener('open', () => socket.send(JSON.stringify({ version: 1, auth_token: token })));
-  socket.addEventListener('message', (event) => {
-    const frame = JSON.parse(String(event.data)) as {
-      stdout?: { data?: string };
-      stderr?: { data?: string };
-      exited?: boolean;
-      result?: { exit_code: number };
-    };
-    if (frame.stdout?.data !== undefined) out.push(Buffer.from(frame.stdout.data, 'base64'));
-    if (frame.stderr?.data !== undefined) err.push(Buffer.from(frame.stderr.data, 'base64'));
-    if (frame.exited === true) exitCode = frame.result?.exit_code;
-  });
-  return new Promise((resolve) => {
-    socket.addEventListener('close', (event) =>
-      resolve({
-        stdout: Buffer.concat(out).toString(),
-        stderr: Buffer.concat(err).toString(),
-        exitCode,
-        close: { code: event.code, reason: event.reason },
-      }),
-    );
-  });
+  return runExecSession(url, (socket) => socket.send(JSON.stringify({ version: 1, auth_token: token })));
 }
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
-import { request as httpRequest } from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureOk, eventually, jobInput, startTestServer, type TestServer } from '../../../test/server.js';
+import { rawRequest } from '../../../test/raw-http.js';
 
 let t: TestServer;
 let allocId: string;
@@ -231,17 +231,9 @@ describe('hostile filters', () => {
 
   it('refuses a 1 MB expression over a real socket too', async () => {
     const filter = encodeURIComponent(`ID == "${'a'.repeat(1024 * 1024)}"`);
-    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(`${t.server.scheduler.url}/v1/jobs?filter=${filter}`, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const { status, body } = await rawRequest(t.server.scheduler.url, 'GET', `/v1/jobs?filter=${filter}`);
     expect(status).toBe(400);
-    expect(body).toMatch(/^failed to read filter expression: /);
+    expect(body.toString()).toMatch(/^failed to read filter expression: /);
   });
 
   it('refuses deep nesting', async () => {
@@ -288,27 +280,14 @@ describe('query parameters of writes', () => {
 
 describe('requests Node cannot take', () => {
   it('answers a 3 MB URL 431 in plain text', async () => {
-    const { status, type, body } = await new Promise<{ status: number; type: string; body: string }>(
-      (resolve, reject) => {
-        const req = httpRequest(
-          `${t.server.scheduler.url}/v1/jobs?filter=${'a'.repeat(3 * 1024 * 1024)}`,
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () =>
-              resolve({
-                status: res.statusCode ?? 0,
-                type: String(res.headers['content-type']),
-                body: Buffer.concat(chunks).toString(),
-              }),
-            );
-          },
-        );
-        req.on('error', reject);
-        req.end();
-      },
+    const answer = await rawRequest(
+      t.server.scheduler.url,
+      'GET',
+      `/v1/jobs?filter=${'a'.repeat(3 * 1024 * 1024)}`,
     );
-    expect({ status, type, body }).toEqual({
+    const { status, body } = answer;
+    const type = String(answer.headers['content-type']);
+    expect({ status, type, body: body.toString() }).toEqual({
       status: 431,
       type: 'text/plain; charset=utf-8',
       body: 'Request line and headers are larger than the limit of 2097152 bytes',

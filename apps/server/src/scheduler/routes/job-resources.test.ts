@@ -14,15 +14,9 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 
-const register = (
-  job: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-  url = '/v1/jobs',
-): Promise<Record<string, unknown>> => registerJob(t, job, extra, url);
-
 describe('GET /v1/job/:job_id and sub-resources', () => {
   beforeAll(async () => {
-    await register(jobInput('read-me', { Meta: { v: '1' } }), {
+    await registerJob(t, jobInput('read-me', { Meta: { v: '1' } }), {
       Submission: { Source: 'job "read-me" {}', Format: 'hcl2', VariableFlags: { a: 'b' } },
     });
   });
@@ -64,7 +58,7 @@ describe('GET /v1/job/:job_id and sub-resources', () => {
   });
 
   it('lists versions newest first, with diffs on request', async () => {
-    await register(jobInput('read-me', { Meta: { v: '2' } }));
+    await registerJob(t, jobInput('read-me', { Meta: { v: '2' } }));
     const res = await t.request('GET', '/v1/job/read-me/versions?diffs=true');
     expect(res.statusCode).toBe(200);
     const body = res.json();
@@ -109,7 +103,7 @@ describe('GET /v1/job/:job_id and sub-resources', () => {
 
 describe('job writes', () => {
   it('updates through POST /v1/job/:job_id and refuses a mismatched ID', async () => {
-    await register(jobInput('upd'), {}, '/v1/job/upd');
+    await registerJob(t, jobInput('upd'), {}, '/v1/job/upd');
     const before = t.index();
     const res = await t.request('POST', '/v1/job/other-id', { body: { Job: jobInput('upd') } });
     expect([res.statusCode, res.body]).toEqual([
@@ -120,7 +114,7 @@ describe('job writes', () => {
   });
 
   it('plans without storing anything', async () => {
-    await register(jobInput('plan-me'));
+    await registerJob(t, jobInput('plan-me'));
     const before = t.index();
     const res = await t.request('POST', '/v1/job/plan-me/plan', {
       body: {
@@ -166,7 +160,8 @@ describe('job writes', () => {
   });
 
   it('dispatches a parameterized job and enforces the payload limit', async () => {
-    await register(
+    await registerJob(
+      t,
       jobInput('param', {
         Type: 'batch',
         ParameterizedJob: { Payload: 'optional', MetaRequired: ['input'] },
@@ -198,8 +193,8 @@ describe('job writes', () => {
   });
 
   it('reverts, with EnforcePriorVersion as check-and-set', async () => {
-    await register(jobInput('rev', { Meta: { v: '0' } }));
-    await register(jobInput('rev', { Meta: { v: '1' } }));
+    await registerJob(t, jobInput('rev', { Meta: { v: '0' } }));
+    await registerJob(t, jobInput('rev', { Meta: { v: '1' } }));
     const before = t.index();
     const conflict = await t.request('POST', '/v1/job/rev/revert', {
       body: { JobID: 'rev', JobVersion: 0, EnforcePriorVersion: 5 },
@@ -224,7 +219,7 @@ describe('job writes', () => {
   });
 
   it('marks a version stable', async () => {
-    await register(jobInput('stab'));
+    await registerJob(t, jobInput('stab'));
     const res = await t.request('POST', '/v1/job/stab/stable', {
       body: { JobID: 'stab', JobVersion: 0, Stable: true },
     });
@@ -234,7 +229,7 @@ describe('job writes', () => {
   });
 
   it('creates an evaluation, with or without a body', async () => {
-    await register(jobInput('evalme'));
+    await registerJob(t, jobInput('evalme'));
     const res = await t.request('POST', '/v1/job/evalme/evaluate', {
       body: { JobID: 'evalme', EvalOptions: { ForceReschedule: true } },
     });
@@ -247,7 +242,8 @@ describe('job writes', () => {
   });
 
   it('forces a periodic instance', async () => {
-    await register(
+    await registerJob(
+      t,
       jobInput('cron', { Type: 'batch', Periodic: { Enabled: true, Spec: '0 3 * * *', SpecType: 'cron' } }),
     );
     const res = await t.request('POST', '/v1/job/cron/periodic/force');
@@ -259,7 +255,7 @@ describe('job writes', () => {
   });
 
   it('stops a job, and purges it', async () => {
-    await register(jobInput('stopme'));
+    await registerJob(t, jobInput('stopme'));
     const stop = await t.request('DELETE', '/v1/job/stopme');
     expect({ status: stop.statusCode, body: stop.body }).toMatchObject({ status: 200 });
     expect(stop.json()).toHaveProperty('EvalID');

@@ -7,12 +7,6 @@ beforeAll(async () => {
   t = await startTestServer();
 });
 
-const register = (
-  job: Record<string, unknown>,
-  extra: Record<string, unknown> = {},
-  url = '/v1/jobs',
-): Promise<Record<string, unknown>> => registerJob(t, job, extra, url);
-
 describe('POST /v1/jobs', () => {
   it('registers a job and answers the register response with headers', async () => {
     const before = t.server.scheduler.cluster.store.index;
@@ -34,7 +28,7 @@ describe('POST /v1/jobs', () => {
   });
 
   it('enforces the index as check-and-set and stores nothing on conflict', async () => {
-    const first = await register(jobInput('cas'), { EnforceIndex: true, JobModifyIndex: 0 });
+    const first = await registerJob(t, jobInput('cas'), { EnforceIndex: true, JobModifyIndex: 0 });
     const before = t.index();
     const conflict = await t.request('POST', '/v1/jobs', {
       body: { Job: jobInput('cas', { Meta: { v: '2' } }), EnforceIndex: true, JobModifyIndex: 1 },
@@ -69,9 +63,9 @@ describe('GET /v1/jobs', () => {
       ['list-d', 'red'],
       ['list-e', 'blue'],
     ] as const) {
-      await register(jobInput(id, { Meta: { team }, Priority: team === 'red' ? 70 : 50 }));
+      await registerJob(t, jobInput(id, { Meta: { team }, Priority: team === 'red' ? 70 : 50 }));
     }
-    await register(jobInput('list-other', { Namespace: 'other', Meta: { team: 'red' } }));
+    await registerJob(t, jobInput('list-other', { Namespace: 'other', Meta: { team: 'red' } }));
   });
 
   it('lists job list items of the namespace with the read headers', async () => {
@@ -227,7 +221,7 @@ describe('blocking queries', () => {
     const list = await t.request('GET', '/v1/jobs');
     const index = Number(list.headers['x-svc-index']);
     const pending = t.request('GET', `/v1/jobs?index=${index}&wait=5m`);
-    await register(jobInput('wake-me'));
+    await registerJob(t, jobInput('wake-me'));
     const res = await pending;
     expect(Number(res.headers['x-svc-index'])).toBeGreaterThan(index);
     const again = (await t.request('GET', '/v1/jobs')).json() as { ID: string }[];
@@ -251,7 +245,7 @@ describe('blocking queries', () => {
     const volumes = await t.request('GET', '/v1/volumes?type=csi');
     const index = Number(volumes.headers['x-svc-index']);
     const pending = t.request('GET', `/v1/volumes?type=csi&index=${index}&wait=1s`);
-    await register(jobInput('other-table'));
+    await registerJob(t, jobInput('other-table'));
     const res = await pending;
     expect(Number(res.headers['x-svc-index'])).toBe(index);
   });

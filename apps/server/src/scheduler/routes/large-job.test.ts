@@ -1,31 +1,8 @@
+import { makeWideJob } from '@sked/testkit';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../../../test/server.js';
 
 const GROUPS = 2000;
-
-/** A service job of `groups` groups of one small allocation each (as bench/placement.mjs places). */
-function bigJob(groups: number): string {
-  return JSON.stringify({
-    Job: {
-      ID: 'big',
-      Name: 'big',
-      Type: 'service',
-      Datacenters: ['dc1'],
-      TaskGroups: Array.from({ length: groups }, (_, i) => ({
-        Name: `group-${i}`,
-        Count: 1,
-        Tasks: [
-          {
-            Name: 'server',
-            Driver: 'mock',
-            Config: { run_for: '1h' },
-            Resources: { CPU: 10, MemoryMB: 10 },
-          },
-        ],
-      })),
-    },
-  });
-}
 
 interface Observation {
   /** The index the read answered at. */
@@ -69,7 +46,10 @@ describe('placing a job of 2,000 groups', () => {
     };
 
     // Act
-    const res = await fetch(`${url}/v1/jobs`, { method: 'POST', body: bigJob(GROUPS) });
+    const res = await fetch(`${url}/v1/jobs`, {
+      method: 'POST',
+      body: JSON.stringify({ Job: makeWideJob('big', GROUPS) }),
+    });
     expect(res.status).toBe(200);
     const readers = Promise.all([readAllocs(), readLeader()]);
     const deadline = Date.now() + 120_000;
