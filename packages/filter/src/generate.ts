@@ -90,6 +90,7 @@ function isRecord(o: string): string {
   return `\u0003${o}\u0003`;
 }
 
+// oxlint-disable-next-line eslint/no-control-regex -- the marks are control characters on purpose: JSON.stringify escapes them, so no segment can contain one
 const MARKS = /\u0001(\w+)\u0002(\w+)\u0002("(?:[^"\\]|\\.)*")|\u0003(\w+)\u0003/g;
 
 /** The source with its marks written out. */
@@ -145,9 +146,7 @@ function read(
   // tested before `then`, so a missing key (most items, for a key few maps have) is decided first.
   const canMiss = miss !== undefined && (rest.length === 2 || base !== 'r');
   const missing = (o: string): string =>
-    canMiss
-      ? `if (v === undefined) { if (${isRecord(o)}) { ${miss} } else { ${slow} } } else `
-      : '';
+    canMiss ? `if (v === undefined) { if (${isRecord(o)}) { ${miss} } else { ${slow} } } else ` : '';
   if (rest.length === 1) {
     const inner = `${load('v', base, rest[0] as string)} ${missing(base)}${then} else { ${slow} }`;
     return base === 'r' ? inner : `if (${guard(base)}) { ${inner} } else { ${slow} }`;
