@@ -100,26 +100,24 @@ export interface FilterBuilder<T = unknown> {
   or(first: Expression, ...rest: Expression[]): Expression;
   /** `not e` */
   not(operand: Expression): Expression;
-  /**
-   * `any selector as name { body }`: `body` gets a builder for the element type whose selectors
-   * start at the element.
-   */
-  any<P extends FilterSelector<T>>(
-    selector: P,
-    name: string,
-    body: (
-      element: FilterBuilder<P extends string ? FilterElement<FilterPathValue<T, P>> : unknown>,
-    ) => Expression,
-  ): CollectionNode;
+  /** `any selector as name { body }` */
+  any: FilterQuantifier<T>;
   /** `all selector as name { body }` */
-  all<P extends FilterSelector<T>>(
-    selector: P,
-    name: string,
-    body: (
-      element: FilterBuilder<P extends string ? FilterElement<FilterPathValue<T, P>> : unknown>,
-    ) => Expression,
-  ): CollectionNode;
+  all: FilterQuantifier<T>;
 }
+
+/**
+ * The builder's `any` and `all`: `body` gets a builder for the element type whose selectors start
+ * at the element.
+ * @since 0.1.0
+ */
+export type FilterQuantifier<T> = <P extends FilterSelector<T>>(
+  selector: P,
+  name: string,
+  body: (
+    element: FilterBuilder<P extends string ? FilterElement<FilterPathValue<T, P>> : unknown>,
+  ) => Expression,
+) => CollectionNode;
 
 function toPath(selector: string | readonly string[], prefix: readonly string[]): SelectorNode {
   const segments = typeof selector === 'string' ? selector.split('.') : [...selector];

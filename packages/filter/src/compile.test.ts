@@ -4,7 +4,15 @@ import { datumArb, expressionArb } from '../test/arbitraries.js';
 import { outcome } from '../test/outcome.js';
 import { referenceEvaluate } from '../test/reference.js';
 import type { Expression } from './ast.js';
-import { compileFilter, evaluateFilter, filterItems, setCodegen, TEXT_CACHE_SIZE } from './compile.js';
+import {
+  compileFilter,
+  evaluateFilter,
+  filterItems,
+  setCodegen,
+  TEXT_CACHE_SIZE,
+  TEXT_PROBATION_SIZE,
+  type FilterPredicate,
+} from './compile.js';
 import { FilterEvaluationError, FilterSyntaxError } from './errors.js';
 import { parseFilter } from './parse.js';
 import { job, type Outcome, run } from '../test/compile-helpers.js';
@@ -135,14 +143,29 @@ describe('compileFilter: the texts it remembers', () => {
   });
 
   it('forgets the least recently used text past TEXT_CACHE_SIZE texts', () => {
-    const kept = compileFilter('Name == "kept"');
-    const dropped = compileFilter('Name == "dropped"');
+    // each text compiled twice, so that it is remembered past its probation
+    const twice = (text: string): FilterPredicate => {
+      compileFilter(text);
+      return compileFilter(text);
+    };
+    const kept = twice('Name == "kept"');
+    const dropped = twice('Name == "dropped"');
     for (let i = 0; i < TEXT_CACHE_SIZE - 1; i++) {
-      compileFilter(`Name == "filler-${i}"`);
+      twice(`Name == "filler-${i}"`);
       if (i % 16 === 0) compileFilter('Name == "kept"'); // used again: stays
     }
     expect(compileFilter('Name == "kept"')).toBe(kept);
     expect(compileFilter('Name == "dropped"')).not.toBe(dropped);
+  });
+
+  it('keeps a text compiled once only while the next few texts are compiled', () => {
+    const once = compileFilter('Name == "once"');
+    const twice = compileFilter('Name == "twice"');
+    expect(compileFilter('Name == "twice"')).toBe(twice); // back within the probation: remembered
+    for (let i = 0; i < TEXT_PROBATION_SIZE; i++) compileFilter(`Name == "probation-${i}"`);
+    expect(compileFilter('Name == "once"')).not.toBe(once); // out of probation: compiled anew
+    for (let i = 0; i < TEXT_CACHE_SIZE / 2; i++) compileFilter(`Name == "later-${i}"`);
+    expect(compileFilter('Name == "twice"')).toBe(twice); // remembered past the probation
   });
 
   test.prop([fc.constantFrom('Status == "running"', 'Priority != 50', 'x == 1 or y == 2'), datumArb])(

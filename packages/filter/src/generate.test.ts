@@ -21,7 +21,7 @@ function both(ast: Expression, datum: unknown): [Outcome, Outcome, Outcome] {
   }
 }
 
-/** A chain of `==` (or) / `!=` (and) on one field, long enough to become a Set, mixed with other clauses. */
+/** A chain of `==` (or) / `!=` (and) on one field (a Set from six, a compare chain below), mixed with other clauses. */
 const chainArb = fc
   .tuple(
     fc.constantFrom<readonly string[]>(['a'], ['Meta', 'x'], ['Meta', 'a'], ['in']),
@@ -44,7 +44,7 @@ const chainArb = fc
 
 describe('generated and closure filters agree with the reference evaluator', () => {
   for (const [name, arb] of [
-    ['runs of ==/!= on one field (Set lookups)', chainArb],
+    ['runs of ==/!= on one field (Set lookups and compare chains)', chainArb],
     ['any expression', expressionArb],
   ] as const) {
     test.prop([arb, datumArb], { numRuns: 300 })(
@@ -115,6 +115,27 @@ describe('generated and closure filters agree with the reference evaluator', () 
     ['L is empty and S is not empty and N is nil and M is not nil', { L: [], S: 'x', N: null, M: {} }, true],
     ['Status == "running"', ['Status'], 'error'],
     ['Status == "running"', 'running', 'error'],
+    // below the root a value is read before its type is known: a string, a number, a function and
+    // an array made to look like a plain object answer as the closures do
+    ['Meta.length == 3', { Meta: 'abc' }, 'error'],
+    ['Meta.nothere == "x"', { Meta: 'abc' }, 'error'],
+    ['Meta.nothere != "x"', { Meta: 5 }, 'error'],
+    ['Meta.x == "a"', { Meta: Object.assign(() => 1, { x: 'a' }) }, 'error'],
+    ['Meta.nothere == "x"', { Meta: Object.setPrototypeOf([], Object.prototype) as unknown }, 'error'],
+    ['Meta.a == "x"', { Meta: null }, 'error'],
+    ['Meta.a.b == "x"', { Meta: { a: null } }, 'error'],
+    ['any L as e { e.Name == "x" }', { L: ['abc'] }, 'error'],
+    // short runs on one field: one read, one type test, the run's closure for anything else
+    ['Status != "a" and Status != "b" and Status != "c"', { Status: 'c' }, false],
+    ['Status != "a" and Status != "b"', { Status: 'c' }, true],
+    ['Status != "a" and Status != "b"', { Status: 1 }, 'error'],
+    ['Status == "a" or Status == "b"', { Status: 1 }, 'error'],
+    ['Status == "a" or Status == "b"', { Status: true }, 'error'],
+    ['Status == "a" or Status == "b"', { Status: null }, 'error'],
+    ['Meta.x == "a" or Meta.x == "b"', { Meta: {} }, false],
+    ['Meta.x != "a" and Meta.x != "b"', { Meta: {} }, true],
+    ['Priority != "a" and Priority != 50', { Priority: 50 }, 'error'],
+    ['Priority != 49 and Priority != 50', { Priority: 50 }, false],
   ])('%s on %j -> %s', (text, datum, expected) => {
     expect(outcome(() => compileFilter(text)(datum))).toBe(expected);
     setCodegen(false);

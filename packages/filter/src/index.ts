@@ -42,6 +42,7 @@ export {
   type FilterPath,
   type FilterPathDepths,
   type FilterPathValue,
+  type FilterQuantifier,
   type FilterSelector,
   type FilterValue,
 } from './builder.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Expression } from './ast.js';
 import { compileFilter } from './compile.js';
 import { FilterSyntaxError } from './errors.js';
+import { KEYWORDS } from './internal/lexicon.js';
 import { parseFilter } from './parse.js';
 import { ast, firstError, match, sel } from '../test/parse-helpers.js';
 
@@ -243,18 +244,7 @@ describe('properties', () => {
     '\n',
     '==',
     '!=',
-    'and',
-    'or',
-    'not',
-    'in',
-    'contains',
-    'matches',
-    'is',
-    'empty',
-    'nil',
-    'any',
-    'all',
-    'as',
+    ...KEYWORDS,
     '"x"',
     '"/a/b"',
     '`r`',

@@ -39,89 +39,25 @@ import {
   type IToken,
   tokenMatcher,
 } from 'chevrotain';
-import type {
-  Binding,
-  CollectionNode,
-  Expression,
-  MatchNode,
-  MatchOperator,
-  SelectorNode,
-  Span,
-  ValueNode,
-} from './ast.js';
+import type { Binding, CollectionNode, Expression, MatchNode, SelectorNode, Span, ValueNode } from './ast.js';
 import { FilterSyntaxErrorCode } from './errors.js';
-import { goUnquote } from './internal/go-strconv.js';
 import { describeToken, errorMessages, FilterRecognitionError } from './parser-errors.js';
+import {
+  clause,
+  fold,
+  literalNode,
+  type ParsedSelector,
+  pointerPath,
+  selectorAsValue,
+  spanOf,
+  unquoted,
+} from './parser-nodes.js';
 import * as T from './tokens.js';
-
-/** A selector with how it was written (the pointer form reads differently as a value). */
-interface ParsedSelector {
-  readonly node: SelectorNode;
-  readonly pointer: boolean;
-}
 
 interface OrOperand {
   readonly expr: Expression;
   /** A collection not wrapped in parentheses: it may only be the last operand of `or`. */
   readonly bare: boolean;
-}
-
-/** Path segments of a pointer-shaped double-quoted token (RFC 6901 decoding; `""` is `[""]`). */
-function pointerPath(image: string): string[] {
-  return image
-    .slice(2, -1)
-    .split('/')
-    .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
-}
-
-function spanOf(first: IToken, last: IToken): Span {
-  return { start: first.startOffset, end: last.startOffset + last.image.length };
-}
-
-function unquoted(image: string): string {
-  const r = goUnquote(image);
-  return r.ok ? r.value : '';
-}
-
-/** go-bexpr's `Selector.String()`: how a selector used as a value becomes a raw string. */
-function selectorAsValue(sel: ParsedSelector): ValueNode {
-  const path = sel.node.path;
-  const raw = sel.pointer && path.length === 1 && path[0] === '' ? '' : path.join(sel.pointer ? '/' : '.');
-  return { kind: 'value', raw, span: sel.node.span };
-}
-
-/** A number or string literal as a value (numbers stay text; strings are unquoted). */
-function literalNode(t: IToken): ValueNode {
-  return {
-    kind: 'value',
-    raw: t.tokenType === T.NumberLiteral ? t.image : unquoted(t.image),
-    span: spanOf(t, t),
-  };
-}
-
-function fold(kind: 'and' | 'or', operands: readonly Expression[]): Expression {
-  let result = operands[operands.length - 1] as Expression;
-  for (let i = operands.length - 2; i >= 0; i--) {
-    const left = operands[i] as Expression;
-    result = { kind, left, right: result, span: { start: left.span.start, end: result.span.end } };
-  }
-  return result;
-}
-
-function clause(
-  operator: MatchOperator,
-  selector: SelectorNode,
-  value: ValueNode | null,
-  end: IToken,
-): MatchNode {
-  const start = Math.min(selector.span.start, value?.span.start ?? selector.span.start);
-  return {
-    kind: 'match',
-    operator,
-    selector,
-    value,
-    span: { start, end: end.startOffset + end.image.length },
-  };
 }
 
 /** The filter parser. One instance parses many texts (`parse` resets it). @internal */

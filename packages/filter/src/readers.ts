@@ -37,6 +37,11 @@ export function ownValue(o: object, key: string, v: unknown): unknown {
     : undefined;
 }
 
+/** {@link ownValue} for a value that must be an object: a function (or a primitive) owns nothing. */
+export function ownObjectValue(o: object, key: string, v: unknown): unknown {
+  return typeof o === 'object' && Object.hasOwn(o, key) && !Array.isArray(o) ? v : undefined;
+}
+
 // Sixteen textually distinct copies of the same read, on purpose (see above): each literal is its
 // own feedback site. One line each, so that they read as the table they are.
 // prettier-ignore
