@@ -41,10 +41,13 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
   HOP_HEADER,
 ]);
 
-/** Deadline of a hop that does not block, to the answer's headers and between body chunks. */
-export const PLAIN_HOP_MS = 30_000;
+/**
+ * Deadline of a hop that does not block, to the answer's head and between body chunks: a member
+ * that accepted the connection and never answers (hung, stopped) is a 504 naming its region then.
+ */
+export const PLAIN_HOP_MS = 5000;
 /** What a blocking hop's deadline adds to the wait it carries (and its wait/16 of jitter). */
-export const BLOCKING_MARGIN_MS = 15_000;
+export const BLOCKING_MARGIN_MS = 5000;
 
 /** Options of {@link installForwarding}. */
 export interface ForwardingContext {
@@ -56,8 +59,14 @@ export interface ForwardingContext {
   readonly region: string;
   /** The membership table. */
   readonly table: MemberTable;
-  /** The HTTP client's connection pool. */
+  /** Connection pool of hops that may wait (blocking queries, the event stream, writes). */
   readonly dispatcher: Dispatcher;
+  /**
+   * Connection pool of plain reads (`GET`/`HEAD` answered at once): few connections per member,
+   * several reads pipelined on each, so one read from the member carries several answers.
+   * @defaultValue the dispatcher
+   */
+  readonly reads?: Dispatcher | undefined;
   /** Largest request body forwarded, in bytes (the listener's own limit). */
   readonly maxBody: number;
   /** Longest silence between two chunks of a forwarded event stream, in milliseconds. */
@@ -77,6 +86,16 @@ export function namedRegion(url: string): string | undefined {
   return new URLSearchParams(url.slice(at + 1)).getAll('region').at(-1);
 }
 
+/** How a hop is sent: its undici deadlines, and whether it answers at once (may be pipelined). */
+export interface HopDeadline {
+  /** To the member's answer head, in milliseconds. */
+  readonly headersTimeout: number;
+  /** Longest silence between two body chunks, in milliseconds. */
+  readonly bodyTimeout: number;
+  /** The hop answers at once (no blocking `index`, not the event stream). */
+  readonly immediate: boolean;
+}
+
 /**
  * The deadline of a hop: a blocking query (`index` above 0) waits up to its `wait` (the service's
  * default and cap) plus wait/16 of jitter, so its hop allows that and a margin; the event stream
@@ -85,24 +104,29 @@ export function namedRegion(url: string): string | undefined {
  * @param streamIdleMs - The event stream's allowed silence.
  * @returns The headers and body timeouts of undici, in milliseconds.
  */
-export function hopDeadline(
-  url: string,
-  streamIdleMs: number,
-): { headersTimeout: number; bodyTimeout: number } {
+export function hopDeadline(url: string, streamIdleMs: number): HopDeadline {
   const at = url.indexOf('?');
   const path = at < 0 ? url : url.slice(0, at);
   if (path === '/v1/event/stream' || path === '/v1/event/stream/') {
-    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: streamIdleMs };
+    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: streamIdleMs, immediate: false };
   }
-  const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
+  // without `index=` (nor a `%` that could spell it) the query needs no parsing: the common read
+  if (at < 0 || (!url.includes('index', at) && !url.includes('%', at))) {
+    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS, immediate: true };
+  }
+  const query = new URLSearchParams(url.slice(at + 1));
   const index = query.getAll('index').at(-1);
   if (index === undefined || !/^\d+$/.test(index) || Number(index) === 0) {
-    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS };
+    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS, immediate: true };
   }
   const wait = parseWait(query.getAll('wait').at(-1));
   // an invalid wait is answered 400 at once by the member; the longest wait bounds the hop anyway
   const ms = wait.ok ? wait.ms : 10 * 60_000;
-  return { headersTimeout: Math.ceil(ms + ms / 16) + BLOCKING_MARGIN_MS, bodyTimeout: PLAIN_HOP_MS };
+  return {
+    headersTimeout: Math.ceil(ms + ms / 16) + BLOCKING_MARGIN_MS,
+    bodyTimeout: PLAIN_HOP_MS,
+    immediate: false,
+  };
 }
 
 /**
@@ -208,7 +232,9 @@ export function forwardRequest(
   if (Number(request.headers['content-length'] ?? '0') > ctx.maxBody) {
     return answerError(request, response, 413, tooLarge);
   }
-  const { headersTimeout, bodyTimeout } = hopDeadline(url, ctx.streamIdleMs);
+  const { headersTimeout, bodyTimeout, immediate } = hopDeadline(url, ctx.streamIdleMs);
+  const method = request.method ?? 'GET';
+  const read = immediate && (method === 'GET' || method === 'HEAD') && !hasBody(request);
   let hop: Dispatcher.DispatchController | undefined;
   let started = false;
   let draining = false;
@@ -220,11 +246,14 @@ export function forwardRequest(
     hop?.resume();
   };
   response.once('close', onClose);
-  ctx.dispatcher.dispatch(
+  const dispatcher = read ? (ctx.reads ?? ctx.dispatcher) : ctx.dispatcher;
+  dispatcher.dispatch(
     {
       origin: member.Address,
       path: url,
-      method: (request.method ?? 'GET') as Dispatcher.HttpMethod,
+      method: method as Dispatcher.HttpMethod,
+      // a read answered at once may share a connection with the reads before it
+      blocking: !read,
       headers: forwardedHeaders(request.headers, ctx.region),
       body: hasBody(request) ? limitedBody(request, ctx.maxBody) : null,
       headersTimeout,

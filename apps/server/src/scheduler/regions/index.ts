@@ -69,6 +69,10 @@ export interface Regions {
 
 /** Longest time to open a connection to a member: a member that is down is reported within it. */
 export const CONNECT_TIMEOUT_MS = 3000;
+/** Connections of the plain-read pool to each member. */
+export const READ_CONNECTIONS = 16;
+/** Reads in flight on one of those connections. */
+export const READ_PIPELINING = 8;
 
 /**
  * Creates a member's federation; nothing is sent before {@link Regions.start}.
@@ -87,6 +91,14 @@ export function createRegions(options: RegionsOptions): Regions {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`sked-server: ${message}\n`));
   // One pool for every hop and exchange: keep-alive connections, reused by forwarded requests.
   const dispatcher = new Agent({ connectTimeout: CONNECT_TIMEOUT_MS, keepAliveTimeout: 30_000 });
+  // Plain reads: a few connections per member, reads pipelined on each (the member answers them in
+  // order, at once), so one read of a socket carries several answers (bench/regions.mjs).
+  const reads = new Agent({
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    keepAliveTimeout: 30_000,
+    connections: READ_CONNECTIONS,
+    pipelining: READ_PIPELINING,
+  });
   let table: MemberTable | undefined;
   let sync: MembershipSync | undefined;
   let exec: ExecRelays | undefined;
@@ -120,6 +132,7 @@ export function createRegions(options: RegionsOptions): Regions {
         region: options.region,
         table: lazyTable,
         dispatcher,
+        reads,
         maxBody: options.maxBody,
         streamIdleMs: Math.max(60_000, 3 * options.heartbeatMs),
       });
@@ -160,7 +173,7 @@ export function createRegions(options: RegionsOptions): Regions {
       sync?.stop();
       exec?.closeAll();
       // forwarded blocking queries may still wait: cut them (their clients are gone already)
-      await dispatcher.destroy().catch(() => undefined);
+      await Promise.all([dispatcher.destroy(), reads.destroy()]).catch(() => undefined);
     },
   };
 }
