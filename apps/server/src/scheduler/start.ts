@@ -111,6 +111,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     token: options.regionsToken,
     localOnly: options.localOnly,
     maxBody: options.maxBody ?? DEFAULTS.maxBody,
+    ...(options.faults === undefined ? {} : { fastPath: options.faults.quiet }),
     heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
   });
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
@@ -135,6 +136,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
   });
   guardLocalOnly(app, options.localOnly ?? {});
   options.faults?.install(app, {
+    forwarded: (request) => regions.forwards(request.raw),
     service: 'scheduler',
     authorize: (request) => void requireManagement(acl, request),
   });
@@ -159,6 +161,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     acl,
     region,
     shutdown: shutdown.signal,
+    forwardParsed: regions.forwardParsed,
     rpcAddress: rpcAddressOf(host),
     ...(options.secretsTokens === undefined ? {} : { secretsTokens: options.secretsTokens }),
   };

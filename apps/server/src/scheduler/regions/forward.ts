@@ -12,7 +12,8 @@
  * cost more than the read it forwards; every other request (no region, this member's, a region no
  * member serves, `OPTIONS`) goes to fastify untouched.
  */
-import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
@@ -69,6 +70,11 @@ export interface ForwardingContext {
   readonly reads?: Dispatcher | undefined;
   /** Largest request body forwarded, in bytes (the listener's own limit). */
   readonly maxBody: number;
+  /**
+   * Whether a plain read may be forwarded ahead of fastify (no fault rule in place): else, and
+   * for every other hop, the listener's hooks (fault injection) run first. @defaultValue always
+   */
+  readonly fastPath?: (() => boolean) | undefined;
   /** Longest silence between two chunks of a forwarded event stream, in milliseconds. */
   readonly streamIdleMs: number;
 }
@@ -218,6 +224,7 @@ function answerError(
  * @param response - Its response.
  * @param member - The member serving the region named.
  * @param ctx - Pool, limits and this member's region.
+ * @param parsed - The body to send instead of the request's (read already, to route by it), as JSON.
  * @returns Nothing; a failure before the member's head is answered in the listener's error format:
  *   413 for a body over the limit, 502 when the member cannot be reached, 504 past the deadline.
  */
@@ -226,15 +233,23 @@ export function forwardRequest(
   response: ServerResponse,
   member: MemberState,
   ctx: ForwardingContext,
+  parsed?: string,
 ): void {
   const url = request.url ?? '/';
   const tooLarge = `Request body is larger than the limit of ${ctx.maxBody} bytes`;
-  if (Number(request.headers['content-length'] ?? '0') > ctx.maxBody) {
+  if (parsed === undefined && Number(request.headers['content-length'] ?? '0') > ctx.maxBody) {
     return answerError(request, response, 413, tooLarge);
   }
   const { headersTimeout, bodyTimeout, immediate } = hopDeadline(url, ctx.streamIdleMs);
   const method = request.method ?? 'GET';
-  const read = immediate && (method === 'GET' || method === 'HEAD') && !hasBody(request);
+  const read =
+    parsed === undefined && immediate && (method === 'GET' || method === 'HEAD') && !hasBody(request);
+  const headers = forwardedHeaders(request.headers, ctx.region);
+  if (parsed !== undefined) {
+    delete headers['content-encoding'];
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(parsed));
+  }
   let hop: Dispatcher.DispatchController | undefined;
   let started = false;
   let draining = false;
@@ -254,8 +269,8 @@ export function forwardRequest(
       method: method as Dispatcher.HttpMethod,
       // a read answered at once may share a connection with the reads before it
       blocking: !read,
-      headers: forwardedHeaders(request.headers, ctx.region),
-      body: hasBody(request) ? limitedBody(request, ctx.maxBody) : null,
+      headers,
+      body: parsed ?? (hasBody(request) ? limitedBody(request, ctx.maxBody) : null),
       headersTimeout,
       bodyTimeout,
     },
@@ -323,27 +338,40 @@ function answerHeaders(
 }
 
 /**
- * Puts forwarding in front of the listener's fastify handler: a request whose `region` names
- * another member's region is checked by the local-only rules and forwarded there; a request that
- * was forwarded once is never forwarded again (a stale table elsewhere gets a 502 saying so, not a
- * loop). WebSocket upgrades never reach it (the exec route relays them); everything else goes to
- * fastify as before.
- * @param server - The listener's HTTP server (`app.server`), its fastify handler attached.
+ * Puts forwarding in front of the listener's fastify handler and in its first `onRequest` hooks:
+ * a request whose `region` names another member's region is checked by the local-only rules and
+ * forwarded there; a request that was forwarded once is never forwarded again (a stale table
+ * elsewhere gets a 502 saying so, not a loop). A plain read (`GET`/`HEAD` answered at once) is
+ * forwarded from the `request` event, before fastify, when no fault rule is in place; any other
+ * hop is forwarded from an `onRequest` hook added after the fault injector's, so that the faults
+ * of this member (status, latency, cuts, drops, leaderless) apply to requests it forwards.
+ * WebSocket upgrades never reach either (the exec route relays them).
+ * @param app - The listener's fastify instance (its routes and the fault hook registered or not).
  * @param ctx - Region, table, pool, limits and the local-only options.
  */
-export function installForwarding(server: Server, ctx: ForwardingContext): void {
+export function installForwarding(app: FastifyInstance, ctx: ForwardingContext): void {
+  const server = app.server;
   const handlers = server.listeners('request') as ((
     request: IncomingMessage,
     response: ServerResponse,
   ) => void)[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!forwards(request, response, ctx))
+    if (!forwards(request, response, ctx, false))
       for (const handler of handlers) handler.call(server, request, response);
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    if (forwards(request.raw, reply.raw, ctx, true)) reply.hijack();
+    done();
   });
 }
 
-function forwards(request: IncomingMessage, response: ServerResponse, ctx: ForwardingContext): boolean {
+function forwards(
+  request: IncomingMessage,
+  response: ServerResponse,
+  ctx: ForwardingContext,
+  hooked: boolean,
+): boolean {
   const url = request.url ?? '/';
   // an absolute-form request target (`GET http://host/path`) is fastify's to answer, never a hop's
   if (!url.startsWith('/')) return false;
@@ -353,6 +381,7 @@ function forwards(request: IncomingMessage, response: ServerResponse, ctx: Forwa
   const hop = request.headers[HOP_HEADER] !== undefined;
   const member = hop ? undefined : ctx.table.get(region);
   if ((!hop && member === undefined) || ctx.closing()) return false;
+  if (!hooked && !plainRead(request, url, ctx)) return false;
   const refusal = checkLocalOnly(
     { method: request.method ?? 'GET', headers: request.headers, localAddress: request.socket.localAddress },
     ctx.localOnly,
@@ -367,4 +396,11 @@ function forwards(request: IncomingMessage, response: ServerResponse, ctx: Forwa
     );
   } else forwardRequest(request, response, member, ctx);
   return true;
+}
+
+/** A read answered at once, forwarded before fastify while no fault rule is in place. */
+function plainRead(request: IncomingMessage, url: string, ctx: ForwardingContext): boolean {
+  const method = request.method;
+  if ((method !== 'GET' && method !== 'HEAD') || hasBody(request)) return false;
+  return (ctx.fastPath?.() ?? true) && hopDeadline(url, ctx.streamIdleMs).immediate;
 }

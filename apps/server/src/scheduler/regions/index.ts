@@ -6,12 +6,19 @@
  *
  * @packageDocumentation
  */
+import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
 import type { Acl } from '../acl/index.js';
 import { createExecRelays, type ExecRelays } from './exec-relay.js';
-import { installForwarding } from './forward.js';
+import {
+  forwardRequest,
+  HOP_HEADER,
+  namedRegion,
+  installForwarding,
+  type ForwardingContext,
+} from './forward.js';
 import type { LocalOnlyOptions } from '../../http/local-only.js';
 import { registerRegionRoutes } from './routes.js';
 import { startMembershipSync, type MembershipSync } from './sync.js';
@@ -43,6 +50,8 @@ export interface RegionsOptions {
   readonly localOnly?: LocalOnlyOptions | undefined;
   /** Largest request body forwarded. */
   readonly maxBody: number;
+  /** Whether plain reads may be forwarded before the listener's hooks (no fault rule in place). */
+  readonly fastPath?: (() => boolean) | undefined;
   /** Heartbeat interval of event streams: a forwarded stream may stay silent three times that. */
   readonly heartbeatMs: number;
   /** Interval of the membership exchange, in milliseconds. @defaultValue 2000 */
@@ -59,6 +68,14 @@ export interface Regions {
   readonly exec: ExecRelays;
   /** Puts forwarding in front of the app's handler, and registers the region routes. */
   register(app: FastifyInstance): void;
+  /**
+   * Forwards a request whose region was read from its body (a job's `Region`) to the member
+   * serving `region`, with `body` (the request's, parsed) as JSON; the reply is hijacked.
+   * @returns false when no member serves it (or the request was forwarded here already): nothing sent
+   */
+  forwardParsed(request: FastifyRequest, reply: FastifyReply, region: string, body: unknown): boolean;
+  /** Whether a request names another member's region (and is forwarded there). */
+  forwards(request: IncomingMessage): boolean;
   /** Starts the gossip once the listener is up and its address known. */
   start(address: string): void;
   /** Resolves after the next whole exchange with every member (tests). */
@@ -121,12 +138,13 @@ export function createRegions(options: RegionsOptions): Regions {
   };
   const relays = createExecRelays(options.region, lazyTable);
   exec = relays;
+  let forwarding: ForwardingContext | undefined;
   return {
     table: lazyTable,
     exec: relays,
     register(app) {
       let closing = false;
-      installForwarding(app.server, {
+      forwarding = {
         localOnly: options.localOnly ?? {},
         closing: () => closing,
         region: options.region,
@@ -134,8 +152,10 @@ export function createRegions(options: RegionsOptions): Regions {
         dispatcher,
         reads,
         maxBody: options.maxBody,
+        fastPath: options.fastPath,
         streamIdleMs: Math.max(60_000, 3 * options.heartbeatMs),
-      });
+      };
+      installForwarding(app, forwarding);
       registerRegionRoutes(app, {
         region: options.region,
         table: lazyTable,
@@ -147,6 +167,18 @@ export function createRegions(options: RegionsOptions): Regions {
         exec?.closeAll();
         done();
       });
+    },
+    forwards(request) {
+      const region = namedRegion(request.url ?? '/');
+      return region !== undefined && region !== options.region && lazyTable.get(region) !== undefined;
+    },
+    forwardParsed(request, reply, region, body) {
+      const member = lazyTable.get(region);
+      if (forwarding === undefined || member === undefined || request.headers[HOP_HEADER] !== undefined)
+        return false;
+      void reply.hijack();
+      forwardRequest(request.raw, reply.raw, member, forwarding, JSON.stringify(body));
+      return true;
     },
     start(address) {
       table = createMemberTable(
