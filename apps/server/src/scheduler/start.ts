@@ -52,6 +52,8 @@ export interface StartSchedulerOptions extends ServiceListenOptions {
   readonly secretsTokens?: ((secret: string) => TokenLookup) | undefined;
   /** Scheduling addresses of other members to federate with (see ./regions). @defaultValue none */
   readonly join?: readonly string[] | undefined;
+  /** Address the other members reach this one at. @defaultValue the listener's */
+  readonly advertise?: string | undefined;
   /** Keeps the federation's other members across restarts. @defaultValue memory only */
   readonly regionsStore?: MemberStore | undefined;
   /** Token this member sends in membership exchanges (a management token of the federation). */
@@ -106,6 +108,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     region,
     datacenter: options.datacenter ?? DEFAULTS.datacenter,
     join: options.join,
+    advertise: options.advertise,
     store: options.regionsStore,
     acl,
     token: options.regionsToken,
@@ -195,7 +198,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     await cluster.close();
   });
   let closed: Promise<void> | undefined;
-  regions.start(url);
+  regions.start(options.advertise ?? url);
   return {
     url,
     app,

@@ -40,6 +40,8 @@ export interface RegionsOptions {
   readonly datacenter: string;
   /** Scheduling addresses of members to join (each retried until it answers). @defaultValue none */
   readonly join?: readonly string[] | undefined;
+  /** Address advertised to the others (checked here; given to {@link Regions.start}). @defaultValue the listener's */
+  readonly advertise?: string | undefined;
   /** Keeps the other members across restarts. @defaultValue none (memory) */
   readonly store?: MemberStore | undefined;
   /** The server's ACL (the membership exchange needs a management token when enabled). */
@@ -100,6 +102,10 @@ export const READ_PIPELINING = 8;
 export function createRegions(options: RegionsOptions): Regions {
   const problem = regionNameProblem(options.region);
   if (problem !== undefined) throw new TypeError(`region: ${problem}`);
+  if (options.advertise !== undefined) {
+    const read = parseMemberAddress(options.advertise);
+    if ('error' in read) throw new TypeError(`advertise: ${read.error}`);
+  }
   const join = (options.join ?? []).map((text) => {
     const read = parseMemberAddress(text);
     if ('error' in read) throw new TypeError(`join: ${read.error}`);

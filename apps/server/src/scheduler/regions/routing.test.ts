@@ -1,5 +1,7 @@
 // Two members in this process (west joined to east): a job write routed by the job's own Region,
 // and the forwarding member's fault injection applied to what it forwards.
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { makeJob } from '@sked/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../wiring/server.js';
@@ -135,5 +137,44 @@ describe("the forwarding member's faults apply to what it forwards", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(west.faults.drop({ path: '/v1/volumes' })).toBe(1);
     expect(await waiting).toBe('cut');
+  });
+});
+
+describe('--advertise', () => {
+  it('gives the others the advertised address, which they then forward to', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    const advertised = `http://localhost:${port}`;
+    const north = await startServer({
+      bind: '127.0.0.1',
+      schedulerPort: port,
+      nodes: 0,
+      region: 'north',
+      advertise: advertised,
+      join: [east.scheduler.url],
+    });
+    try {
+      await north.scheduler.regions.synced();
+      await east.scheduler.regions.synced();
+      await west.scheduler.regions.synced();
+      const members = JSON.parse((await call(west, '/v1/agent/members')).text) as {
+        Members: { Tags: { region: string; address: string } }[];
+      };
+      expect(members.Members.find((m) => m.Tags.region === 'north')?.Tags.address).toBe(advertised);
+      const through = await call(west, '/v1/regions?region=north');
+      expect([through.status, JSON.parse(through.text)]).toEqual([200, ['east', 'north', 'west']]);
+    } finally {
+      await north.close();
+    }
+  });
+
+  it('refuses an address that is not a scheduling origin, naming it', async () => {
+    await expect(
+      startServer({ schedulerPort: 0, nodes: 0, region: 'south', advertise: 'localhost:4646' }),
+    ).rejects.toThrow(/^advertise: a member address is .*"localhost:4646"/);
   });
 });
