@@ -122,6 +122,24 @@ describe('a federation of three processes', () => {
     expect(await a.text()).toBe(await b.text());
   });
 
+  it("sends a job write without ?region= to the job's Region, where that member checks the token", async () => {
+    const withRegion = (id: string) => {
+      const body = JSON.parse(job(id)) as { Job: Record<string, unknown> };
+      body.Job['Region'] = 'north';
+      return JSON.stringify(body);
+    };
+    const denied = await call(west, '/v1/jobs', {
+      method: 'POST',
+      body: withRegion('jr-1'),
+      token: 'other-secret',
+    });
+    expect([denied.status, await denied.text()]).toEqual([403, 'Permission denied']);
+    const created = await call(west, '/v1/jobs', { method: 'POST', body: withRegion('jr-1') });
+    expect(created.status).toBe(200);
+    expect(((await (await call(north, '/v1/job/jr-1')).json()) as { Region: string }).Region).toBe('north');
+    expect((await call(west, '/v1/job/jr-1')).status).toBe(404);
+  });
+
   it('holds a blocking query on the region for its wait and wakes it on a change there', async () => {
     const first = await call(north, '/v1/jobs');
     const index = Number(first.headers.get('x-svc-index'));

@@ -19,7 +19,7 @@ import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { parseWait } from '@sked/query';
-import { acceptsGzip } from '../../http/app.js';
+import { acceptsGzip, isUpgrade } from '../../http/app.js';
 import { checkLocalOnly, type LocalOnlyOptions } from '../../http/local-only.js';
 import type { MemberState, MemberTable } from './table.js';
 
@@ -361,7 +361,8 @@ export function installForwarding(app: FastifyInstance, ctx: ForwardingContext):
       for (const handler of handlers) handler.call(server, request, response);
   });
   app.addHook('onRequest', (request, reply, done) => {
-    if (forwards(request.raw, reply.raw, ctx, true)) reply.hijack();
+    // a WebSocket upgrade (exec) goes through the routes as well: the exec route relays it
+    if (!isUpgrade(request.headers) && forwards(request.raw, reply.raw, ctx, true)) reply.hijack();
     done();
   });
 }
