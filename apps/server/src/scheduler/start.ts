@@ -114,7 +114,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     token: options.regionsToken,
     localOnly: options.localOnly,
     maxBody: options.maxBody ?? DEFAULTS.maxBody,
-    ...(options.faults === undefined ? {} : { fastPath: options.faults.quiet }),
+    ...(options.faults === undefined ? {} : { fastPath: () => options.faults?.quiet() ?? true }),
     heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
   });
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
@@ -164,7 +164,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     acl,
     region,
     shutdown: shutdown.signal,
-    forwardParsed: regions.forwardParsed,
+    forwardParsed: (request, reply, region, body) => regions.forwardParsed(request, reply, region, body),
     rpcAddress: rpcAddressOf(host),
     ...(options.secretsTokens === undefined ? {} : { secretsTokens: options.secretsTokens }),
   };
