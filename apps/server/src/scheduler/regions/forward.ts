@@ -225,7 +225,9 @@ export function forwardRequest(
         response.writeHead(statusCode, answerHeaders(headers));
       },
       onResponseData(controller, chunk) {
-        if (response.write(chunk) || draining) return;
+        // a pipelined read's answer (whole on the member already) is never paused: a slow client
+        // would hold up the reads of others behind it on the same connection; it is buffered here
+        if (response.write(chunk) || draining || read) return;
         draining = true;
         controller.pause();
         response.once('drain', onDrain);

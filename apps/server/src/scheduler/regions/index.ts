@@ -89,9 +89,9 @@ export interface Regions {
 /** Longest time to open a connection to a member: a member that is down is reported within it. */
 export const CONNECT_TIMEOUT_MS = 3000;
 /** Connections of the plain-read pool to each member. */
-export const READ_CONNECTIONS = 16;
+export const READ_CONNECTIONS = 4;
 /** Reads in flight on one of those connections. */
-export const READ_PIPELINING = 8;
+export const READ_PIPELINING = 32;
 
 /**
  * Creates a member's federation; nothing is sent before {@link Regions.start}.
