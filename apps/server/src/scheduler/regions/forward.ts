@@ -1,16 +1,17 @@
 /**
  * Forwarding of `?region=R` requests to the member serving R, with undici (the engine of Node's
- * `fetch`) over a pooled keep-alive connection: the request goes out as it came (method, path and
- * query, body streamed, token unchanged), and the member's answer comes back as it is (status,
- * headers, body written to the client as it arrives, with backpressure, gzip untouched). Each hop
- * has a deadline longer than the blocking wait it carries; a member that cannot be reached is a
- * 502 (504 past the deadline) naming the region, within the connect timeout.
+ * `fetch`) over pooled keep-alive connections (plain reads pipelined on a pool of their own): the
+ * request goes out as it came (method, path and query, body streamed, token unchanged), and the
+ * member's answer comes back as it is (status, headers, body written to the client as it arrives,
+ * gzip untouched). Each hop has a deadline (./hop.ts) longer than the blocking wait it carries; a
+ * member that cannot be reached is a 502 naming the region within the connect timeout, one that
+ * does not answer a 504 past the deadline.
  *
- * It sits in front of fastify on the listener's `request` event: a request naming another member's
- * region is checked by the local-only rules (the same `checkLocalOnly` as every listener's guard)
- * and forwarded without going through this member's routing, hooks and reply objects, which would
- * cost more than the read it forwards; every other request (no region, this member's, a region no
- * member serves, `OPTIONS`) goes to fastify untouched.
+ * A plain read is forwarded in front of fastify, on the listener's `request` event, while no fault
+ * rule is in place (this member's routing, hooks and reply objects would cost more than the read
+ * it forwards); every other hop from an `onRequest` hook after the fault injector's. Both check the
+ * local-only rules first (the same `checkLocalOnly` as every listener's guard); a request naming
+ * no region, this member's, a region no member serves, or `OPTIONS` is fastify's.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
