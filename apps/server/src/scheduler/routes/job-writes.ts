@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { JobDispatchRequest, JobParseRequest, JobPlanRequest, JobRegisterRequest } from '@sked/model';
+import {
+  JobDispatchRequest,
+  JobParseRequest,
+  JobPlanRequest,
+  JobRegisterRequest,
+  ownValue,
+} from '@sked/model';
 import { sendJson } from '../../http/app.js';
 import { queryString, type Query } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
@@ -44,6 +50,14 @@ export function jobWriteRegion(
   return named === '' || named === 'global' ? ctx.region : named;
 }
 
+/** The body's `Job.Region` when it is a string (own keys only; the body is checked later). */
+function bodyJobRegion(body: unknown): string | undefined {
+  const job = ownValue(body as Record<string, unknown> | null, 'Job');
+  const region =
+    typeof job === 'object' ? ownValue(job as Record<string, unknown> | null, 'Region') : undefined;
+  return typeof region === 'string' ? region : undefined;
+}
+
 /**
  * Sends a job write to the region its job names (see {@link jobWriteRegion}) when that is another
  * member's: the body, read already, goes there and the member's answer is the reply.
@@ -67,6 +81,8 @@ export interface JobRegistration {
   readonly body: unknown;
   /** The request's query (its `namespace`). */
   readonly query: Query;
+  /** The region the job is written with (the route's {@link jobWriteRegion}). @defaultValue the job's `Region` */
+  readonly region?: string | undefined;
   /** The job ID of the path (`POST /v1/job/:job_id`), which the body's must equal. */
   readonly pathId?: string | undefined;
   /** Checks the caller may submit to the namespace (and override policies); throws the 403. */
@@ -92,12 +108,13 @@ export function registerJobFromBody(ctx: SchedulerRouteContext, input: JobRegist
       `Job ID ${JSON.stringify(job.ID)} does not match the job ID in the path ${JSON.stringify(input.pathId)}`,
     );
   }
-  checkRegionOf(ctx, job);
+  const region = input.region ?? job.Region;
+  checkRegionOf(ctx, { Region: region });
   const namespace = bodyNamespace('Job', job.Namespace, input.query, { bodyWins: true });
   input.authorize(namespace, body.PolicyOverride === true);
   checkJobTokens(ctx, job, job);
   return ctx.cluster.registerJob({
-    job: { ...job, Namespace: namespace },
+    job: { ...job, Namespace: namespace, ...(region === undefined ? {} : { Region: region }) },
     enforceIndex: body.EnforceIndex ?? false,
     jobModifyIndex: body.JobModifyIndex ?? 0,
     evalPriority: body.EvalPriority ?? 0,
@@ -146,13 +163,14 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
     reply: FastifyReply,
   ): FastifyReply => {
     const { query } = begin(ctx, request);
-    // the job's Region routes the write before this member's token check (the token travels)
-    const { Job } = validateBody(JobRegisterRequest, request.body);
-    const region = jobWriteRegion(ctx, query, Job);
+    // the job's Region routes the write before this member's token check (the token travels);
+    // the body is validated where the job is written (here or by the member of its region)
+    const region = jobWriteRegion(ctx, query, { Region: bodyJobRegion(request.body) });
     if (forwardedByJobRegion(ctx, request, reply, region)) return reply;
     authenticate(ctx.acl, request);
     const result = registerJobFromBody(ctx, {
-      body: { ...(request.body as object), Job: { ...Job, Region: region } },
+      body: request.body,
+      region,
       query,
       pathId: request.params.job_id,
       authorize(namespace, policyOverride) {
