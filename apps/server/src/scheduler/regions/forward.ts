@@ -24,7 +24,7 @@ import { checkLocalOnly, type LocalOnlyOptions } from '../../http/local-only.js'
 import { hopDeadline, namedRegion } from './hop.js';
 import type { MemberState, MemberTable } from './table.js';
 
-export { BLOCKING_MARGIN_MS, hopDeadline, namedRegion, PLAIN_HOP_MS, type HopDeadline } from './hop.js';
+export { BLOCKING_MARGIN_MS, hopDeadline, namedRegion, PLAIN_HOP_MS } from './hop.js';
 
 /** Header a forwarded request carries (the forwarding member's region): it is never forwarded again. */
 export const HOP_HEADER = 'x-sked-forwarded-region';
