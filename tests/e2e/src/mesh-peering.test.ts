@@ -1,14 +1,13 @@
 // Two real sked-server processes peering: generate, establish, heartbeats, a SIGKILLed and
 // restarted peer, deletion reaching the other side, a replayed token, ACL 403s.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ApiError, createMeshClient, type MeshClient } from '@sked/mesh-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnServer } from './support.js';
 
-const main = join(dirname(fileURLToPath(import.meta.resolve('@sked/server'))), 'main.js');
 const dir = mkdtempSync(join(tmpdir(), 'sked-mesh-e2e-'));
 const tokensFile = join(dir, 'tokens.json');
 writeFileSync(
@@ -29,10 +28,8 @@ interface Proc {
 const children: ChildProcess[] = [];
 
 async function start(args: string[]): Promise<Proc> {
-  const child = spawn(
-    process.execPath,
+  const started = await spawnServer(
     [
-      main,
       '--scheduler-port',
       '0',
       '--nodes',
@@ -44,20 +41,10 @@ async function start(args: string[]): Promise<Proc> {
       tokensFile,
       ...args,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    'mesh',
+    (child) => children.push(child),
   );
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const match = /^mesh listening on (http:\/\/\S+)$/m.exec(out);
-    if (match?.[1] !== undefined) return { child, mesh: match[1] };
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`sked-server did not start: ${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return { child: started.child, mesh: started.url };
 }
 
 const client = (proc: Proc, token = 'write-secret'): MeshClient =>

@@ -3,17 +3,16 @@
 // blocking queries, pages, filters, the event stream, exec) straight to the member serving it, and
 // keeps its own ACL; a SIGKILLed member is a 5xx naming its region, is retried and comes back; a
 // member restarted on another port with its data dir is found again.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@sked/scheduler-client';
 import { makeJob } from '@sked/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from './support.js';
+import { eventually, spawnServer } from './support.js';
 
-const main = join(dirname(fileURLToPath(import.meta.resolve('@sked/server'))), 'main.js');
 const cli = fileURLToPath(import.meta.resolve('@sked/cli/bin/sked.js'));
 const dir = mkdtempSync(join(tmpdir(), 'sked-regions-e2e-'));
 const tokensFile = join(dir, 'tokens.json');
@@ -38,30 +37,17 @@ interface Member {
 }
 const children: ChildProcess[] = [];
 
-async function start(region: string, args: string[] = []): Promise<Member> {
-  const child = spawn(
-    process.execPath,
-    [main, '--region', region, '--scheduler-port', '0', '--nodes', '1', '--heartbeat-ms', '200'].concat([
-      '--acl',
+function start(region: string, args: string[] = []): Promise<Member> {
+  return spawnServer(
+    ['--region', region, '--scheduler-port', '0', '--nodes', '1', '--heartbeat-ms', '200', '--acl'].concat([
       '--acl-tokens',
       tokensFile,
       '--enable-raw-exec',
       ...args,
     ]),
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    'scheduler',
+    (child) => children.push(child),
   );
-  children.push(child);
-  let out = '';
-  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const match = /^scheduler listening on (http:\/\/\S+)$/m.exec(out);
-    if (match?.[1] !== undefined) return { child, url: match[1] };
-    if (child.exitCode !== null || Date.now() > deadline)
-      throw new Error(`sked-server did not start: ${out}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 function call(member: Member, path: string, init: RequestInit & { token?: string } = {}): Promise<Response> {
@@ -134,6 +120,24 @@ describe('a federation of three processes', () => {
     expect(a.headers.get('x-svc-index')).toBe(b.headers.get('x-svc-index'));
     expect(a.headers.get('content-type')).toBe('application/json');
     expect(await a.text()).toBe(await b.text());
+  });
+
+  it("sends a job write without ?region= to the job's Region, where that member checks the token", async () => {
+    const withRegion = (id: string) => {
+      const body = JSON.parse(job(id)) as { Job: Record<string, unknown> };
+      body.Job['Region'] = 'north';
+      return JSON.stringify(body);
+    };
+    const denied = await call(west, '/v1/jobs', {
+      method: 'POST',
+      body: withRegion('jr-1'),
+      token: 'other-secret',
+    });
+    expect([denied.status, await denied.text()]).toEqual([403, 'Permission denied']);
+    const created = await call(west, '/v1/jobs', { method: 'POST', body: withRegion('jr-1') });
+    expect(created.status).toBe(200);
+    expect(((await (await call(north, '/v1/job/jr-1')).json()) as { Region: string }).Region).toBe('north');
+    expect((await call(west, '/v1/job/jr-1')).status).toBe(404);
   });
 
   it('holds a blocking query on the region for its wait and wakes it on a change there', async () => {
@@ -286,6 +290,41 @@ describe('a federation of three processes', () => {
 });
 
 describe('members going away', () => {
+  it('answers a 5xx naming a hung (SIGSTOPped) region within seconds, but holds a blocking query for its wait', async () => {
+    north.child.kill('SIGSTOP');
+    try {
+      const started = Date.now();
+      const [plain, write, blocking] = await Promise.all([
+        call(west, '/v1/jobs?region=north').then(
+          async (r) => [r.status, await r.text(), Date.now()] as const,
+        ),
+        call(east, '/v1/jobs?region=north', { method: 'POST', body: job('hung-1') }).then(
+          async (r) => [r.status, await r.text(), Date.now()] as const,
+        ),
+        call(west, '/v1/jobs?region=north&index=1&wait=2s').then(
+          async (r) => [r.status, await r.text(), Date.now()] as const,
+        ),
+      ]);
+      for (const [status, text, at] of [plain, write]) {
+        expect(status).toBe(504);
+        expect(text).toMatch(/^Region "north" did not answer in time/);
+        expect(at - started).toBeLessThan(12_000); // the 5 s deadline, with room for a loaded machine
+      }
+      // held for the whole wait and its jitter (2 s + 2/16 s), then the same 5xx
+      expect(blocking[0]).toBe(504);
+      expect(blocking[1]).toMatch(/^Region "north" did not answer in time/);
+      expect(blocking[2] - started).toBeGreaterThanOrEqual(2_100);
+      expect((await call(west, '/v1/jobs')).status).toBe(200);
+    } finally {
+      north.child.kill('SIGCONT');
+    }
+    await eventually(
+      async () => ((await call(west, '/v1/jobs?region=north')).status === 200 ? true : undefined),
+      'north answers again',
+      15_000,
+    );
+  }, 30_000);
+
   it('answers a 5xx naming a SIGKILLed region at once, serves its own, retries and recovers it', async () => {
     const port = new URL(north.url).port;
     north.child.kill('SIGKILL');

@@ -1,3 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { JobInput } from '@sked/model';
 import { createClient, type SchedulerClient } from '@sked/scheduler-client';
 import { startServer, type StartServerOptions } from '@sked/server';
@@ -73,4 +76,42 @@ export async function rejection(promise: Promise<unknown>): Promise<Error & Reco
     return error as Error & Record<string, unknown>;
   }
   throw new Error('Expected the call to fail, but it succeeded.');
+}
+
+/** A `sked-server` running in a process of its own. */
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  /** The address its listener printed. */
+  readonly url: string;
+}
+
+const serverMain = join(dirname(fileURLToPath(import.meta.resolve('@sked/server'))), 'main.js');
+
+/**
+ * Starts the built `sked-server` with `args` in a process of its own and resolves once it prints
+ * `<listener> listening on URL` (its output is kept for the error when it exits or takes over
+ * 20 s first).
+ * @param args - Its command-line arguments.
+ * @param listener - The listener whose address is wanted (`scheduler`, `mesh`, ...).
+ * @param started - Told the child at once (to kill it after the tests, even when it never listens).
+ */
+export async function spawnServer(
+  args: readonly string[],
+  listener: string,
+  started: (child: ChildProcess) => void,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [serverMain, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  started(child);
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const listening = new RegExp(`^${listener} listening on (http:\\/\\/\\S+)$`, 'm');
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const match = listening.exec(out);
+    if (match?.[1] !== undefined) return { child, url: match[1] };
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`sked-server did not start: ${out}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

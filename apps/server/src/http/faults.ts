@@ -108,6 +108,11 @@ export interface FaultListenerOptions {
    * token); the endpoint is registered only on a listener that gives it, when control is on.
    */
   readonly authorize?: ((request: FastifyRequest) => void) | undefined;
+  /**
+   * Whether a request is forwarded to another region: a leaderless member still forwards it (the
+   * service forwards to a region before it looks for its own leader); rules apply to it as to any.
+   */
+  readonly forwarded?: ((request: FastifyRequest) => boolean) | undefined;
 }
 
 /** The injector of a server: the public {@link ServerFaults} plus what the listeners need. */
@@ -120,6 +125,11 @@ export interface FaultInjector extends ServerFaults {
    * @param options - Which listener, and the control endpoint's check.
    */
   install(app: FastifyInstance, options: FaultListenerOptions): void;
+  /**
+   * Whether no rule is in place: then a request the listener answers without its fastify hooks
+   * (a plain read forwarded to another region, which a missing leader does not stop) misses nothing.
+   */
+  quiet(): boolean;
 }
 
 /** Paths no fault applies to: the control endpoint. */
@@ -234,10 +244,11 @@ function answer(request: FastifyRequest, reply: FastifyReply, rule: CheckedFault
 /** The hook: latency, then an answer, a cut or the leaderless 500, else the request goes on. */
 async function onRequest(
   state: FaultState,
-  service: FaultService,
+  listener: FaultListenerOptions,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply | undefined> {
+  const { service } = listener;
   const path = pathOf(request.url);
   if (path.startsWith(FAULT_CONTROL_PREFIX)) return undefined;
   const entry: OpenRequest = { service, method: request.method, path, socket: request.raw.socket };
@@ -256,7 +267,12 @@ async function onRequest(
     return reply;
   }
   if (terminal !== undefined) return answer(request, reply, terminal);
-  if (service === 'scheduler' && state.leaderlessSince !== undefined && !LEADER_FREE.test(path)) {
+  if (
+    service === 'scheduler' &&
+    state.leaderlessSince !== undefined &&
+    !LEADER_FREE.test(path) &&
+    listener.forwarded?.(request) !== true
+  ) {
     const read = request.method === 'GET' || request.method === 'HEAD';
     const query = request.query as Record<string, unknown> | undefined;
     if (!read || !isFlagSet(query?.['stale'])) {
@@ -286,7 +302,7 @@ function install(
   app: FastifyInstance,
   listener: FaultListenerOptions,
 ): void {
-  app.addHook('onRequest', (request, reply) => onRequest(state, listener.service, request, reply));
+  app.addHook('onRequest', (request, reply) => onRequest(state, listener, request, reply));
   if (listener.service === 'scheduler') {
     // a stale read while leaderless: the read headers say so
     app.addHook('onSend', (_request, reply, payload, done) => {
@@ -370,6 +386,7 @@ export function createFaultInjector(options: { readonly control?: boolean } = {}
       dropWhere(state, { service: 'scheduler', path: '/v1/client/allocation/:alloc_id/exec' }),
     dropPeeringStreams: () => dropWhere(state, { service: 'mesh', path: '/v1/internal/peering/stream' }),
     install: (app, listener) => install(state, faults, app, listener),
+    quiet: () => rules.length === 0,
   };
   return faults;
 }

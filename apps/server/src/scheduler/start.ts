@@ -53,6 +53,8 @@ export interface StartSchedulerOptions extends ServiceListenOptions {
   readonly secretsTokens?: ((secret: string) => TokenLookup) | undefined;
   /** Scheduling addresses of other members to federate with (see ./regions). @defaultValue none */
   readonly join?: readonly string[] | undefined;
+  /** Address the other members reach this one at. @defaultValue the listener's */
+  readonly advertise?: string | undefined;
   /** Keeps the federation's other members across restarts. @defaultValue memory only */
   readonly regionsStore?: MemberStore | undefined;
   /** Token this member sends in membership exchanges (a management token of the federation). */
@@ -107,11 +109,13 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     region,
     datacenter: options.datacenter ?? DEFAULTS.datacenter,
     join: options.join,
+    advertise: options.advertise,
     store: options.regionsStore,
     acl,
     token: options.regionsToken,
     localOnly: options.localOnly,
     maxBody: options.maxBody ?? DEFAULTS.maxBody,
+    ...(options.faults === undefined ? {} : { fastPath: () => options.faults?.quiet() ?? true }),
     heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
   });
   // The broker exists before the cluster, so that the nodes' NodeRegistration events (written
@@ -136,6 +140,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
   });
   guardLocalOnly(app, options.localOnly ?? {});
   options.faults?.install(app, {
+    forwarded: (request) => regions.forwards(request.raw),
     service: 'scheduler',
     authorize: (request) => void requireManagement(acl, request),
   });
@@ -160,6 +165,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     acl,
     region,
     shutdown: shutdown.signal,
+    forwardParsed: (request, reply, region, body) => regions.forwardParsed(request, reply, region, body),
     rpcAddress: rpcAddressOf(host),
     ...(options.secretsTokens === undefined ? {} : { secretsTokens: options.secretsTokens }),
   };
@@ -197,7 +203,7 @@ export async function startSchedulerService(options: StartSchedulerOptions): Pro
     await cluster.close();
   });
   let closed: Promise<void> | undefined;
-  regions.start(url);
+  regions.start(options.advertise ?? url);
   return {
     url,
     app,

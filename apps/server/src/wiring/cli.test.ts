@@ -52,6 +52,13 @@ describe('parseCli', () => {
     });
   });
 
+  it('reads --advertise as a member address (its origin)', () => {
+    expect(parseCli(['--advertise', 'http://10.0.0.5:4646/'])).toEqual({
+      kind: 'run',
+      options: { advertise: 'http://10.0.0.5:4646' },
+    });
+  });
+
   it('reads --join as a list of member addresses (their origins)', () => {
     expect(parseCli(['--join', 'http://127.0.0.1:4646/', '--join', 'http://[::1]:5000'])).toEqual({
       kind: 'run',
@@ -80,6 +87,11 @@ describe('parseCli', () => {
       /^--join expects the scheduling address of another sked-server, such as http:\/\/127.0.0.1:4646, not "localhost:4646"$/,
     ],
     [['--join', 'http://127.0.0.1:4646/v1/jobs'], /--join expects the scheduling address/],
+    [
+      ['--advertise', '10.0.0.5:4646'],
+      /^--advertise expects the scheduling address the other members reach this sked-server at, such as http:\/\/127.0.0.1:4646, not "10.0.0.5:4646"$/,
+    ],
+    [['--advertise', 'ftp://10.0.0.5:4646'], /--advertise expects/],
     [['extra'], /Unexpected argument 'extra'/],
     [['--bind'], /--bind <value>' argument missing/],
     [['--mesh-port', '-1'], /--mesh-port/],

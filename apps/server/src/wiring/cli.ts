@@ -18,6 +18,8 @@ Options:
   --region NAME           Region this server serves (default ${DEFAULTS.region})
   --join URL              Join the federation of regions of the sked-server whose scheduling
                           address is URL (repeatable; retried until it answers)
+  --advertise URL         Scheduling address the other members use to reach this one (default:
+                          the address it listens on; give it with --bind 0.0.0.0 or behind NAT)
   --nodes N               Number of simulated client nodes (default ${DEFAULTS.nodes})
   --datacenter NAME       Datacenter of the simulated nodes (default ${DEFAULTS.datacenter})
   --acl                   Enforce ACL tokens (with --acl-tokens FILE; without it a management
@@ -85,6 +87,7 @@ export function parseCli(
         'scheduler-port': { type: 'string' },
         region: { type: 'string' },
         join: { type: 'string', multiple: true },
+        advertise: { type: 'string' },
         nodes: { type: 'string' },
         datacenter: { type: 'string' },
         acl: { type: 'boolean' },
@@ -143,6 +146,18 @@ export function parseCli(
       join.push(read.address);
     }
     options.join = join;
+  }
+  if (values.advertise !== undefined) {
+    const read = parseMemberAddress(values.advertise);
+    if ('error' in read)
+      return {
+        kind: 'error',
+        message: `--advertise expects ${read.error.replace(
+          /^a member address is the scheduling address of another sked-server/,
+          'the scheduling address the other members reach this sked-server at',
+        )}`,
+      };
+    options.advertise = read.address;
   }
   if (values.nodes !== undefined) {
     const nodes = parseInteger('--nodes', values.nodes, 0, 1000);

@@ -32,6 +32,12 @@ export interface StartServerOptions {
    * other and forward `?region=` requests straight to the member serving it. @defaultValue none
    */
   readonly join?: readonly string[];
+  /**
+   * Scheduling address (`http://HOST:PORT`) the other members use to reach this one
+   * (`--advertise`): needed when it listens on `0.0.0.0` or behind NAT. @defaultValue the
+   * address it listens on
+   */
+  readonly advertise?: string;
   /** Number of simulated client nodes. @defaultValue 3 */
   readonly nodes?: number;
   /** Datacenter of the simulated nodes. @defaultValue `dc1` */
@@ -252,6 +258,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       execSandbox: options.execSandbox,
       secretsTokens: secrets.service.lookupToken,
       join: options.join,
+      advertise: options.advertise,
       regionsStore: durable?.regions,
       // members of a federation with ACLs share a management token: the first one of the file
       regionsToken: config?.tokens.find((token) => token.management)?.secret,

@@ -34,12 +34,21 @@ describe('hopDeadline', () => {
     );
   });
   it('answers at once without an index, and bounds only the silence of the event stream', () => {
-    expect(at('/v1/jobs')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS });
-    expect(at('/v1/jobs?index=0&wait=10m')).toEqual({
+    const plain = { headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS, immediate: true };
+    expect(at('/v1/jobs')).toEqual(plain);
+    expect(at('/v1/jobs?prefix=a&region=east')).toEqual(plain);
+    expect(at('/v1/jobs?index=0&wait=10m')).toEqual(plain);
+    expect(at('/v1/event/stream?index=9')).toEqual({
       headersTimeout: PLAIN_HOP_MS,
-      bodyTimeout: PLAIN_HOP_MS,
+      bodyTimeout: 60_000,
+      immediate: false,
     });
-    expect(at('/v1/event/stream?index=9')).toEqual({ headersTimeout: PLAIN_HOP_MS, bodyTimeout: 60_000 });
+  });
+  it('never takes a blocking query for a read answered at once (which may be pipelined)', () => {
+    // an encoded key is decoded by the member's query parser: it blocks as well
+    expect(at('/v1/jobs?ind%65x=5&wait=1m')).toMatchObject({ immediate: false });
+    expect(at('/v1/jobs?index=5')).toMatchObject({ immediate: false, bodyTimeout: PLAIN_HOP_MS });
+    expect(at('/v1/jobs?a=1&index=7&wait=1s')).toMatchObject({ immediate: false });
   });
 });
 

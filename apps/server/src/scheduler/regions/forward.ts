@@ -1,26 +1,30 @@
 /**
  * Forwarding of `?region=R` requests to the member serving R, with undici (the engine of Node's
- * `fetch`) over a pooled keep-alive connection: the request goes out as it came (method, path and
- * query, body streamed, token unchanged), and the member's answer comes back as it is (status,
- * headers, body written to the client as it arrives, with backpressure, gzip untouched). Each hop
- * has a deadline longer than the blocking wait it carries; a member that cannot be reached is a
- * 502 (504 past the deadline) naming the region, within the connect timeout.
+ * `fetch`) over pooled keep-alive connections (plain reads pipelined on a pool of their own): the
+ * request goes out as it came (method, path and query, body streamed, token unchanged), and the
+ * member's answer comes back as it is (status, headers, body written to the client as it arrives,
+ * gzip untouched). Each hop has a deadline (./hop.ts) longer than the blocking wait it carries; a
+ * member that cannot be reached is a 502 naming the region within the connect timeout, one that
+ * does not answer a 504 past the deadline.
  *
- * It sits in front of fastify on the listener's `request` event: a request naming another member's
- * region is checked by the local-only rules (the same `checkLocalOnly` as every listener's guard)
- * and forwarded without going through this member's routing, hooks and reply objects, which would
- * cost more than the read it forwards; every other request (no region, this member's, a region no
- * member serves, `OPTIONS`) goes to fastify untouched.
+ * A plain read is forwarded in front of fastify, on the listener's `request` event, while no fault
+ * rule is in place (this member's routing, hooks and reply objects would cost more than the read
+ * it forwards); every other hop from an `onRequest` hook after the fault injector's. Both check the
+ * local-only rules first (the same `checkLocalOnly` as every listener's guard); a request naming
+ * no region, this member's, a region no member serves, or `OPTIONS` is fastify's.
  */
-import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { gzipSync } from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { parseWait } from '@sked/query';
-import { acceptsGzip } from '../../http/app.js';
+import { acceptsGzip, isUpgrade } from '../../http/app.js';
 import { checkLocalOnly, type LocalOnlyOptions } from '../../http/local-only.js';
+import { hopDeadline, namedRegion } from './hop.js';
 import type { MemberState, MemberTable } from './table.js';
+
+export { BLOCKING_MARGIN_MS, hopDeadline, namedRegion, PLAIN_HOP_MS } from './hop.js';
 
 /** Header a forwarded request carries (the forwarding member's region): it is never forwarded again. */
 export const HOP_HEADER = 'x-sked-forwarded-region';
@@ -41,11 +45,6 @@ const HOP_BY_HOP: ReadonlySet<string> = new Set([
   HOP_HEADER,
 ]);
 
-/** Deadline of a hop that does not block, to the answer's headers and between body chunks. */
-export const PLAIN_HOP_MS = 30_000;
-/** What a blocking hop's deadline adds to the wait it carries (and its wait/16 of jitter). */
-export const BLOCKING_MARGIN_MS = 15_000;
-
 /** Options of {@link installForwarding}. */
 export interface ForwardingContext {
   /** The listener's local-only options (allowed hosts). */
@@ -56,53 +55,23 @@ export interface ForwardingContext {
   readonly region: string;
   /** The membership table. */
   readonly table: MemberTable;
-  /** The HTTP client's connection pool. */
+  /** Connection pool of hops that may wait (blocking queries, the event stream, writes). */
   readonly dispatcher: Dispatcher;
+  /**
+   * Connection pool of plain reads (`GET`/`HEAD` answered at once): few connections per member,
+   * several reads pipelined on each, so one read from the member carries several answers.
+   * @defaultValue the dispatcher
+   */
+  readonly reads?: Dispatcher | undefined;
   /** Largest request body forwarded, in bytes (the listener's own limit). */
   readonly maxBody: number;
+  /**
+   * Whether a plain read may be forwarded ahead of fastify (no fault rule in place): else, and
+   * for every other hop, the listener's hooks (fault injection) run first. @defaultValue always
+   */
+  readonly fastPath?: (() => boolean) | undefined;
   /** Longest silence between two chunks of a forwarded event stream, in milliseconds. */
   readonly streamIdleMs: number;
-}
-
-/**
- * The region a request names: the last `region` of its query string, decoded as fastify's query
- * parser decodes it; undefined without one (checked without parsing when the query has no
- * `region=`, the common case).
- * @param url - The request's path and query.
- * @returns The region, or undefined.
- */
-export function namedRegion(url: string): string | undefined {
-  const at = url.indexOf('?');
-  if (at < 0 || !url.includes('region=', at)) return undefined;
-  return new URLSearchParams(url.slice(at + 1)).getAll('region').at(-1);
-}
-
-/**
- * The deadline of a hop: a blocking query (`index` above 0) waits up to its `wait` (the service's
- * default and cap) plus wait/16 of jitter, so its hop allows that and a margin; the event stream
- * has no end, so only its silence is bounded; anything else answers at once.
- * @param url - The request's path and query.
- * @param streamIdleMs - The event stream's allowed silence.
- * @returns The headers and body timeouts of undici, in milliseconds.
- */
-export function hopDeadline(
-  url: string,
-  streamIdleMs: number,
-): { headersTimeout: number; bodyTimeout: number } {
-  const at = url.indexOf('?');
-  const path = at < 0 ? url : url.slice(0, at);
-  if (path === '/v1/event/stream' || path === '/v1/event/stream/') {
-    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: streamIdleMs };
-  }
-  const query = new URLSearchParams(at < 0 ? '' : url.slice(at + 1));
-  const index = query.getAll('index').at(-1);
-  if (index === undefined || !/^\d+$/.test(index) || Number(index) === 0) {
-    return { headersTimeout: PLAIN_HOP_MS, bodyTimeout: PLAIN_HOP_MS };
-  }
-  const wait = parseWait(query.getAll('wait').at(-1));
-  // an invalid wait is answered 400 at once by the member; the longest wait bounds the hop anyway
-  const ms = wait.ok ? wait.ms : 10 * 60_000;
-  return { headersTimeout: Math.ceil(ms + ms / 16) + BLOCKING_MARGIN_MS, bodyTimeout: PLAIN_HOP_MS };
 }
 
 /**
@@ -194,6 +163,7 @@ function answerError(
  * @param response - Its response.
  * @param member - The member serving the region named.
  * @param ctx - Pool, limits and this member's region.
+ * @param parsed - The body to send instead of the request's (read already, to route by it), as JSON.
  * @returns Nothing; a failure before the member's head is answered in the listener's error format:
  *   413 for a body over the limit, 502 when the member cannot be reached, 504 past the deadline.
  */
@@ -202,13 +172,23 @@ export function forwardRequest(
   response: ServerResponse,
   member: MemberState,
   ctx: ForwardingContext,
+  parsed?: string,
 ): void {
   const url = request.url ?? '/';
   const tooLarge = `Request body is larger than the limit of ${ctx.maxBody} bytes`;
-  if (Number(request.headers['content-length'] ?? '0') > ctx.maxBody) {
+  if (parsed === undefined && Number(request.headers['content-length'] ?? '0') > ctx.maxBody) {
     return answerError(request, response, 413, tooLarge);
   }
-  const { headersTimeout, bodyTimeout } = hopDeadline(url, ctx.streamIdleMs);
+  const { headersTimeout, bodyTimeout, immediate } = hopDeadline(url, ctx.streamIdleMs);
+  const method = request.method ?? 'GET';
+  const read =
+    parsed === undefined && immediate && (method === 'GET' || method === 'HEAD') && !hasBody(request);
+  const headers = forwardedHeaders(request.headers, ctx.region);
+  if (parsed !== undefined) {
+    delete headers['content-encoding'];
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(parsed));
+  }
   let hop: Dispatcher.DispatchController | undefined;
   let started = false;
   let draining = false;
@@ -220,13 +200,16 @@ export function forwardRequest(
     hop?.resume();
   };
   response.once('close', onClose);
-  ctx.dispatcher.dispatch(
+  const dispatcher = read ? (ctx.reads ?? ctx.dispatcher) : ctx.dispatcher;
+  dispatcher.dispatch(
     {
       origin: member.Address,
       path: url,
-      method: (request.method ?? 'GET') as Dispatcher.HttpMethod,
-      headers: forwardedHeaders(request.headers, ctx.region),
-      body: hasBody(request) ? limitedBody(request, ctx.maxBody) : null,
+      method: method as Dispatcher.HttpMethod,
+      // a read answered at once may share a connection with the reads before it
+      blocking: !read,
+      headers,
+      body: parsed ?? (hasBody(request) ? limitedBody(request, ctx.maxBody) : null),
       headersTimeout,
       bodyTimeout,
     },
@@ -243,7 +226,9 @@ export function forwardRequest(
         response.writeHead(statusCode, answerHeaders(headers));
       },
       onResponseData(controller, chunk) {
-        if (response.write(chunk) || draining) return;
+        // a pipelined read's answer (whole on the member already) is never paused: a slow client
+        // would hold up the reads of others behind it on the same connection; it is buffered here
+        if (response.write(chunk) || draining || read) return;
         draining = true;
         controller.pause();
         response.once('drain', onDrain);
@@ -294,27 +279,41 @@ function answerHeaders(
 }
 
 /**
- * Puts forwarding in front of the listener's fastify handler: a request whose `region` names
- * another member's region is checked by the local-only rules and forwarded there; a request that
- * was forwarded once is never forwarded again (a stale table elsewhere gets a 502 saying so, not a
- * loop). WebSocket upgrades never reach it (the exec route relays them); everything else goes to
- * fastify as before.
- * @param server - The listener's HTTP server (`app.server`), its fastify handler attached.
+ * Puts forwarding in front of the listener's fastify handler and in its first `onRequest` hooks:
+ * a request whose `region` names another member's region is checked by the local-only rules and
+ * forwarded there; a request that was forwarded once is never forwarded again (a stale table
+ * elsewhere gets a 502 saying so, not a loop). A plain read (`GET`/`HEAD` answered at once) is
+ * forwarded from the `request` event, before fastify, when no fault rule is in place; any other
+ * hop is forwarded from an `onRequest` hook added after the fault injector's, so that the faults
+ * of this member (status, latency, cuts, drops, leaderless) apply to requests it forwards.
+ * WebSocket upgrades never reach either (the exec route relays them).
+ * @param app - The listener's fastify instance (its routes and the fault hook registered or not).
  * @param ctx - Region, table, pool, limits and the local-only options.
  */
-export function installForwarding(server: Server, ctx: ForwardingContext): void {
+export function installForwarding(app: FastifyInstance, ctx: ForwardingContext): void {
+  const server = app.server;
   const handlers = server.listeners('request') as ((
     request: IncomingMessage,
     response: ServerResponse,
   ) => void)[];
   server.removeAllListeners('request');
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    if (!forwards(request, response, ctx))
+    if (!forwards(request, response, ctx, false))
       for (const handler of handlers) handler.call(server, request, response);
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    // a WebSocket upgrade (exec) goes through the routes as well: the exec route relays it
+    if (!isUpgrade(request.headers) && forwards(request.raw, reply.raw, ctx, true)) reply.hijack();
+    done();
   });
 }
 
-function forwards(request: IncomingMessage, response: ServerResponse, ctx: ForwardingContext): boolean {
+function forwards(
+  request: IncomingMessage,
+  response: ServerResponse,
+  ctx: ForwardingContext,
+  hooked: boolean,
+): boolean {
   const url = request.url ?? '/';
   // an absolute-form request target (`GET http://host/path`) is fastify's to answer, never a hop's
   if (!url.startsWith('/')) return false;
@@ -324,6 +323,7 @@ function forwards(request: IncomingMessage, response: ServerResponse, ctx: Forwa
   const hop = request.headers[HOP_HEADER] !== undefined;
   const member = hop ? undefined : ctx.table.get(region);
   if ((!hop && member === undefined) || ctx.closing()) return false;
+  if (!hooked && !plainRead(request, url, ctx)) return false;
   const refusal = checkLocalOnly(
     { method: request.method ?? 'GET', headers: request.headers, localAddress: request.socket.localAddress },
     ctx.localOnly,
@@ -338,4 +338,11 @@ function forwards(request: IncomingMessage, response: ServerResponse, ctx: Forwa
     );
   } else forwardRequest(request, response, member, ctx);
   return true;
+}
+
+/** A read answered at once, forwarded before fastify while no fault rule is in place. */
+function plainRead(request: IncomingMessage, url: string, ctx: ForwardingContext): boolean {
+  const method = request.method;
+  if ((method !== 'GET' && method !== 'HEAD') || hasBody(request)) return false;
+  return (ctx.fastPath?.() ?? true) && hopDeadline(url, ctx.streamIdleMs).immediate;
 }

@@ -6,12 +6,19 @@
  *
  * @packageDocumentation
  */
+import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
 import type { Acl } from '../acl/index.js';
 import { createExecRelays, type ExecRelays } from './exec-relay.js';
-import { installForwarding } from './forward.js';
+import {
+  forwardRequest,
+  HOP_HEADER,
+  namedRegion,
+  installForwarding,
+  type ForwardingContext,
+} from './forward.js';
 import type { LocalOnlyOptions } from '../../http/local-only.js';
 import { registerRegionRoutes } from './routes.js';
 import { startMembershipSync, type MembershipSync } from './sync.js';
@@ -33,6 +40,8 @@ export interface RegionsOptions {
   readonly datacenter: string;
   /** Scheduling addresses of members to join (each retried until it answers). @defaultValue none */
   readonly join?: readonly string[] | undefined;
+  /** Address advertised to the others (checked here; given to {@link Regions.start}). @defaultValue the listener's */
+  readonly advertise?: string | undefined;
   /** Keeps the other members across restarts. @defaultValue none (memory) */
   readonly store?: MemberStore | undefined;
   /** The server's ACL (the membership exchange needs a management token when enabled). */
@@ -43,6 +52,8 @@ export interface RegionsOptions {
   readonly localOnly?: LocalOnlyOptions | undefined;
   /** Largest request body forwarded. */
   readonly maxBody: number;
+  /** Whether plain reads may be forwarded before the listener's hooks (no fault rule in place). */
+  readonly fastPath?: (() => boolean) | undefined;
   /** Heartbeat interval of event streams: a forwarded stream may stay silent three times that. */
   readonly heartbeatMs: number;
   /** Interval of the membership exchange, in milliseconds. @defaultValue 2000 */
@@ -59,6 +70,14 @@ export interface Regions {
   readonly exec: ExecRelays;
   /** Puts forwarding in front of the app's handler, and registers the region routes. */
   register(app: FastifyInstance): void;
+  /**
+   * Forwards a request whose region was read from its body (a job's `Region`) to the member
+   * serving `region`, with `body` (the request's, parsed) as JSON; the reply is hijacked.
+   * @returns false when no member serves it (or the request was forwarded here already): nothing sent
+   */
+  forwardParsed(request: FastifyRequest, reply: FastifyReply, region: string, body: unknown): boolean;
+  /** Whether a request names another member's region (and is forwarded there). */
+  forwards(request: IncomingMessage): boolean;
   /** Starts the gossip once the listener is up and its address known. */
   start(address: string): void;
   /** Resolves after the next whole exchange with every member (tests). */
@@ -69,6 +88,10 @@ export interface Regions {
 
 /** Longest time to open a connection to a member: a member that is down is reported within it. */
 export const CONNECT_TIMEOUT_MS = 3000;
+/** Connections of the plain-read pool to each member. */
+export const READ_CONNECTIONS = 4;
+/** Reads in flight on one of those connections. */
+export const READ_PIPELINING = 32;
 
 /**
  * Creates a member's federation; nothing is sent before {@link Regions.start}.
@@ -79,6 +102,10 @@ export const CONNECT_TIMEOUT_MS = 3000;
 export function createRegions(options: RegionsOptions): Regions {
   const problem = regionNameProblem(options.region);
   if (problem !== undefined) throw new TypeError(`region: ${problem}`);
+  if (options.advertise !== undefined) {
+    const read = parseMemberAddress(options.advertise);
+    if ('error' in read) throw new TypeError(`advertise: ${read.error}`);
+  }
   const join = (options.join ?? []).map((text) => {
     const read = parseMemberAddress(text);
     if ('error' in read) throw new TypeError(`join: ${read.error}`);
@@ -87,6 +114,14 @@ export function createRegions(options: RegionsOptions): Regions {
   const warn = options.warn ?? ((message: string) => process.stderr.write(`sked-server: ${message}\n`));
   // One pool for every hop and exchange: keep-alive connections, reused by forwarded requests.
   const dispatcher = new Agent({ connectTimeout: CONNECT_TIMEOUT_MS, keepAliveTimeout: 30_000 });
+  // Plain reads: a few connections per member, reads pipelined on each (the member answers them in
+  // order, at once), so one read of a socket carries several answers (bench/regions.mjs).
+  const reads = new Agent({
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    keepAliveTimeout: 30_000,
+    connections: READ_CONNECTIONS,
+    pipelining: READ_PIPELINING,
+  });
   let table: MemberTable | undefined;
   let sync: MembershipSync | undefined;
   let exec: ExecRelays | undefined;
@@ -109,20 +144,24 @@ export function createRegions(options: RegionsOptions): Regions {
   };
   const relays = createExecRelays(options.region, lazyTable);
   exec = relays;
+  let forwarding: ForwardingContext | undefined;
   return {
     table: lazyTable,
     exec: relays,
     register(app) {
       let closing = false;
-      installForwarding(app.server, {
+      forwarding = {
         localOnly: options.localOnly ?? {},
         closing: () => closing,
         region: options.region,
         table: lazyTable,
         dispatcher,
+        reads,
         maxBody: options.maxBody,
+        fastPath: options.fastPath,
         streamIdleMs: Math.max(60_000, 3 * options.heartbeatMs),
-      });
+      };
+      installForwarding(app, forwarding);
       registerRegionRoutes(app, {
         region: options.region,
         table: lazyTable,
@@ -134,6 +173,18 @@ export function createRegions(options: RegionsOptions): Regions {
         exec?.closeAll();
         done();
       });
+    },
+    forwards(request) {
+      const region = namedRegion(request.url ?? '/');
+      return region !== undefined && region !== options.region && lazyTable.get(region) !== undefined;
+    },
+    forwardParsed(request, reply, region, body) {
+      const member = lazyTable.get(region);
+      if (forwarding === undefined || member === undefined || request.headers[HOP_HEADER] !== undefined)
+        return false;
+      void reply.hijack();
+      forwardRequest(request.raw, reply.raw, member, forwarding, JSON.stringify(body));
+      return true;
     },
     start(address) {
       table = createMemberTable(
@@ -160,7 +211,7 @@ export function createRegions(options: RegionsOptions): Regions {
       sync?.stop();
       exec?.closeAll();
       // forwarded blocking queries may still wait: cut them (their clients are gone already)
-      await dispatcher.destroy().catch(() => undefined);
+      await Promise.all([dispatcher.destroy(), reads.destroy()]).catch(() => undefined);
     },
   };
 }

@@ -29,6 +29,16 @@ export interface SchedulerRouteContext {
   /** Aborted when the server shuts down. */
   readonly shutdown: AbortSignal;
   /**
+   * Forwards a request routed by its body (a job's `Region`) to the member serving that region,
+   * the reply hijacked; false when no member serves it. @defaultValue none: no other region
+   */
+  readonly forwardParsed?: (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    region: string,
+    body: unknown,
+  ) => boolean;
+  /**
    * This server's RPC address, answered by `GET /v1/status/leader` and `/v1/status/peers`.
    * @defaultValue `127.0.0.1:4647`
    */

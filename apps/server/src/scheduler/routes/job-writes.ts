@@ -1,5 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { JobDispatchRequest, JobParseRequest, JobPlanRequest, JobRegisterRequest } from '@sked/model';
+import {
+  JobDispatchRequest,
+  JobParseRequest,
+  JobPlanRequest,
+  JobRegisterRequest,
+  ownValue,
+} from '@sked/model';
 import { sendJson } from '../../http/app.js';
 import { queryString, type Query } from '../../http/conventions.js';
 import { badRequest } from '../../http/errors.js';
@@ -25,12 +31,58 @@ function checkRegionOf(ctx: SchedulerRouteContext, job: { Region?: string | unde
   }
 }
 
+/**
+ * The region a job write goes to, as the service decides it: the query's `region` first (the job
+ * takes it, whatever its own `Region` says), then the job's `Region`; none, or `global`, is the
+ * serving region.
+ * @param ctx - Route context.
+ * @param query - The request's query (its `region` is this member's: `begin` checked it).
+ * @param job - The job of the body.
+ * @returns The region.
+ */
+export function jobWriteRegion(
+  ctx: SchedulerRouteContext,
+  query: Query,
+  job: { Region?: string | undefined },
+): string {
+  if ((queryString(query, 'region') ?? '') !== '') return ctx.region;
+  const named = job.Region ?? '';
+  return named === '' || named === 'global' ? ctx.region : named;
+}
+
+/** The body's `Job.Region` when it is a string (own keys only; the body is checked later). */
+function bodyJobRegion(body: unknown): string | undefined {
+  const job = ownValue(body as Record<string, unknown> | null, 'Job');
+  const region =
+    typeof job === 'object' ? ownValue(job as Record<string, unknown> | null, 'Region') : undefined;
+  return typeof region === 'string' ? region : undefined;
+}
+
+/**
+ * Sends a job write to the region its job names (see {@link jobWriteRegion}) when that is another
+ * member's: the body, read already, goes there and the member's answer is the reply.
+ * @returns Whether it was forwarded (else the job is written here, with this region).
+ * @throws 400 `No path to region "<name>"` when no member serves the job's region.
+ */
+function forwardedByJobRegion(
+  ctx: SchedulerRouteContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  region: string,
+): boolean {
+  if (region === ctx.region) return false;
+  if (ctx.forwardParsed?.(request, reply, region, request.body) === true) return true;
+  throw badRequest(`No path to region ${JSON.stringify(region)}`);
+}
+
 /** What {@link registerJobFromBody} takes besides the route context. */
 export interface JobRegistration {
   /** The request body (`{"Job": ...}` and the register options), not yet validated. */
   readonly body: unknown;
   /** The request's query (its `namespace`). */
   readonly query: Query;
+  /** The region the job is written with (the route's {@link jobWriteRegion}). @defaultValue the job's `Region` */
+  readonly region?: string | undefined;
   /** The job ID of the path (`POST /v1/job/:job_id`), which the body's must equal. */
   readonly pathId?: string | undefined;
   /** Checks the caller may submit to the namespace (and override policies); throws the 403. */
@@ -56,12 +108,13 @@ export function registerJobFromBody(ctx: SchedulerRouteContext, input: JobRegist
       `Job ID ${JSON.stringify(job.ID)} does not match the job ID in the path ${JSON.stringify(input.pathId)}`,
     );
   }
-  checkRegionOf(ctx, job);
+  const region = input.region ?? job.Region;
+  checkRegionOf(ctx, { Region: region });
   const namespace = bodyNamespace('Job', job.Namespace, input.query, { bodyWins: true });
   input.authorize(namespace, body.PolicyOverride === true);
   checkJobTokens(ctx, job, job);
   return ctx.cluster.registerJob({
-    job: { ...job, Namespace: namespace },
+    job: { ...job, Namespace: namespace, ...(region === undefined ? {} : { Region: region }) },
     enforceIndex: body.EnforceIndex ?? false,
     jobModifyIndex: body.JobModifyIndex ?? 0,
     evalPriority: body.EvalPriority ?? 0,
@@ -104,16 +157,20 @@ export async function parseJobFromBody(
  */
 export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRouteContext): void {
   const { cluster } = ctx;
-  const checkJobRegion = (job: { Region?: string | undefined }): void => checkRegionOf(ctx, job);
 
   const register = (
     request: FastifyRequest<{ Params: Partial<Params> }>,
     reply: FastifyReply,
   ): FastifyReply => {
     const { query } = begin(ctx, request);
+    // the job's Region routes the write before this member's token check (the token travels);
+    // the body is validated where the job is written (here or by the member of its region)
+    const region = jobWriteRegion(ctx, query, { Region: bodyJobRegion(request.body) });
+    if (forwardedByJobRegion(ctx, request, reply, region)) return reply;
     authenticate(ctx.acl, request);
     const result = registerJobFromBody(ctx, {
       body: request.body,
+      region,
       query,
       pathId: request.params.job_id,
       authorize(namespace, policyOverride) {
@@ -137,15 +194,16 @@ export function registerJobWriteRoutes(app: FastifyInstance, ctx: SchedulerRoute
 
   const plan = (request: FastifyRequest<{ Params: Params }>, reply: FastifyReply): FastifyReply => {
     const { query } = begin(ctx, request);
-    authenticate(ctx.acl, request);
     const body = validateBody(JobPlanRequest, request.body);
-    const job = body.Job;
+    const region = jobWriteRegion(ctx, query, body.Job);
+    if (forwardedByJobRegion(ctx, request, reply, region)) return reply;
+    authenticate(ctx.acl, request);
+    const job = { ...body.Job, Region: region };
     if (job.ID !== request.params.job_id) {
       throw badRequest(
         `Job ID ${JSON.stringify(job.ID)} does not match the job ID in the path ${JSON.stringify(request.params.job_id)}`,
       );
     }
-    checkJobRegion(job);
     const namespace = bodyNamespace('Job', job.Namespace, query, { bodyWins: true });
     requireNamespace(ctx.acl, request, namespace, 'submit-job');
     if (body.PolicyOverride === true) requireNamespace(ctx.acl, request, namespace, 'policy-override');
