@@ -55,32 +55,26 @@ function pause(ms: number, response: ServerResponse, closing: AbortSignal): Prom
 /** The injector's state, shared by its functions. */
 export interface FaultState {
   readonly rules: ActiveRule[];
-  readonly open: Set<OpenRequest>;
+  /** The open requests, by their response (a map: no property is added to Node's response objects). */
+  readonly open: Map<ServerResponse, OpenRequest>;
   /** The `close` listener of every tracked response: forgets its request. */
   readonly untrack: (this: ServerResponse) => void;
   readonly closing: AbortController;
   leaderlessSince: number | undefined;
 }
 
-/** Counts a request against every rule; the rules whose turn it is. */
-function triggered(state: FaultState, request: Omit<OpenRequest, 'socket'>): CheckedFaultRule[] {
-  const out: CheckedFaultRule[] = [];
+/** Counts a request against every rule; the rules whose turn it is (`undefined`: none). */
+function triggered(state: FaultState, request: Omit<OpenRequest, 'socket'>): CheckedFaultRule[] | undefined {
+  let out: CheckedFaultRule[] | undefined;
   for (const active of state.rules) {
     if (!faultMatches(active.rule, request)) continue;
     active.matched++;
     if (active.matched >= active.rule.nth && active.applied < active.rule.times) {
       active.applied++;
-      out.push(active.rule);
+      (out ??= []).push(active.rule);
     }
   }
   return out;
-}
-
-/** The open request a response answers (set by {@link track}). */
-export const OPEN_ENTRY = Symbol('sked.faults.open');
-
-export interface TrackedResponse extends ServerResponse {
-  [OPEN_ENTRY]?: OpenRequest;
 }
 
 /**
@@ -90,10 +84,8 @@ export interface TrackedResponse extends ServerResponse {
  * requests. One listener function serves every response (no closure per request).
  */
 export function track(state: FaultState, reply: FastifyReply, entry: OpenRequest): void {
-  state.open.add(entry);
-  const response = reply.raw as TrackedResponse;
-  response[OPEN_ENTRY] = entry;
-  response.on('close', state.untrack);
+  state.open.set(reply.raw, entry);
+  reply.raw.on('close', state.untrack);
 }
 
 /** Answers a request with a rule's status, body and headers (errors in the listener's format). */
@@ -174,9 +166,13 @@ export function onRequest(
   const entry: OpenRequest = { service, method: request.method, path, socket: request.raw.socket };
   track(state, reply, entry);
   const due = state.rules.length === 0 ? undefined : triggered(state, entry);
-  if (due === undefined || due.length === 0) {
+  if (due === undefined) {
     // a reply sent here (the leaderless 500) ends the hooks: fastify is not called back
-    if (leaderRefusal(state, service, request, reply, path) === undefined) done();
+    if (
+      state.leaderlessSince === undefined ||
+      leaderRefusal(state, service, request, reply, path) === undefined
+    )
+      done();
     return;
   }
   applyRules(state, due, request, reply, entry).then(

@@ -6,16 +6,10 @@
  *
  * @packageDocumentation
  */
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerFaultControl } from './fault-control.js';
-import {
-  type ActiveRule,
-  type FaultState,
-  onRequest,
-  type OpenRequest,
-  OPEN_ENTRY,
-  type TrackedResponse,
-} from './fault-hook.js';
+import { type ActiveRule, type FaultState, onRequest, type OpenRequest } from './fault-hook.js';
 import {
   FaultRuleError,
   checkFaultFilter,
@@ -148,9 +142,9 @@ function snapshot(active: ActiveRule): FaultSnapshot {
 function dropWhere(state: FaultState, filter: FaultFilter | undefined): number {
   const checked = checkFaultFilter(filter);
   let dropped = 0;
-  for (const entry of state.open) {
+  for (const [response, entry] of state.open) {
     if (!faultMatches(checked, entry)) continue;
-    state.open.delete(entry);
+    state.open.delete(response);
     entry.socket.destroy();
     dropped++;
   }
@@ -209,13 +203,12 @@ function handleOf(active: ActiveRule, remove: (id: string) => boolean): FaultHan
  * @returns The injector, with no rule and a leader.
  */
 export function createFaultInjector(options: { readonly control?: boolean } = {}): FaultInjector {
-  const open = new Set<OpenRequest>();
+  const open = new Map<ServerResponse, OpenRequest>();
   const state: FaultState = {
     rules: [],
     open,
-    untrack(this: TrackedResponse) {
-      const entry = this[OPEN_ENTRY];
-      if (entry !== undefined) open.delete(entry);
+    untrack(this: ServerResponse) {
+      open.delete(this);
     },
     closing: new AbortController(),
     leaderlessSince: undefined,
