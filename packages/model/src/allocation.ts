@@ -6,130 +6,67 @@
 import Type, { type Static } from 'typebox';
 
 import { AllocationMetric } from './evaluation.js';
-import {
-  Nanoseconds,
-  Nullable,
-  NullableArray,
-  StringMap,
-  SafeInteger,
-  UnixNanos,
-} from './internal/schema.js';
+import { Nanoseconds, Nullable, NullableArray, SafeInteger, UnixNanos } from './internal/schema.js';
 import { Job } from './job.js';
 import { NetworkResource } from './network.js';
 import { lazySchema } from './internal/lazy.js';
-import { AllocClientStatus, AllocDesiredStatus, TaskEventType, TaskStateName } from './allocation-status.js';
+import { TaskEvent } from './task-event.js';
 
-export { AllocClientStatus, AllocDesiredStatus, TaskEventType, TaskStateName } from './allocation-status.js';
+export { newTaskEvent, TaskEvent, TaskEventType, type TaskEventOf } from './task-event.js';
 
 /**
- * An event in a task's life. Which fields are meaningful depends on `Type`; the others are `""`, 0 or `false`.
+ * What the scheduler wants an allocation to do (`Allocation.DesiredStatus`).
  *
  * @since 0.1.0
  */
-export const TaskEvent = lazySchema(() =>
-  Type.Object({
-    /** Kind of event; see {@link TaskEventType}. */
-    Type: Type.Enum(TaskEventType),
-    /** When the event happened, in Unix nanoseconds. */
-    Time: UnixNanos(),
-    /** Whether this event failed the task. */
-    FailsTask: Type.Boolean(),
-    /** Why the task restarts (`Restarting`, `Restart Signaled`). */
-    RestartReason: Type.String(),
-    /** Setup error (`Setup Failure`). */
-    SetupError: Type.String(),
-    /** Driver error (`Driver Failure`). */
-    DriverError: Type.String(),
-    /** General message. */
-    Message: Type.String(),
-    /** Error while killing the task. */
-    KillError: Type.String(),
-    /** Why the task was killed (`Killing`, `Killed`). */
-    KillReason: Type.String(),
-    /** Artifact download error (`Failed Artifact Download`). */
-    DownloadError: Type.String(),
-    /** Validation error (`Failed Validation`). */
-    ValidationError: Type.String(),
-    /** Name of the sibling that failed (`Sibling Task Failed`). */
-    FailedSibling: Type.String(),
-    /** Error of the secrets service integration. */
-    SecretsError: Type.String(),
-    /** Why the task was signalled (`Signaling`). */
-    TaskSignalReason: Type.String(),
-    /** Name of the signal sent, for example `SIGHUP` (`Signaling`). */
-    TaskSignal: Type.String(),
-    /** Message of the driver (`Driver`). */
-    DriverMessage: Type.String(),
-    /** Exit code of the task (`Terminated`); 0 otherwise. */
-    ExitCode: SafeInteger(),
-    /** Signal number that ended the task (`Terminated`); 0 when none. */
-    Signal: SafeInteger(),
-    /** Kill timeout used, in nanoseconds (`Killing`). */
-    KillTimeout: Nanoseconds(),
-    /** Wait before the restart, in nanoseconds (`Restarting`). */
-    StartDelay: Nanoseconds(),
-    /** Disk limit exceeded, in bytes; 0 when not applicable. */
-    DiskLimit: SafeInteger({ minimum: 0 }),
-    /** One-line human-readable text of the event (built from the fields above). Absent = build it from them. */
-    DisplayMessage: Type.Optional(Type.String()),
-    /** The event's fields as strings, for display. Absent or `null` when not provided. */
-    Details: Type.Optional(Nullable(StringMap)),
-  }),
-);
-/** A value matching the {@link TaskEvent} schema. */
-export type TaskEvent = Static<typeof TaskEvent>;
-
-/** A {@link TaskEvent} whose `Type` is narrowed to `T`: what {@link newTaskEvent} returns. */
-export type TaskEventOf<T extends string> = Omit<TaskEvent, 'Type'> & {
-  /** The event's type, as given to {@link newTaskEvent}. */
-  Type: T;
-};
+export const AllocDesiredStatus = {
+  /** Run the allocation. */
+  Run: 'run',
+  /** Stop it (job stopped, allocation stopped by a user, replaced). */
+  Stop: 'stop',
+  /** Evict it (preempted or migrated). */
+  Evict: 'evict',
+} as const;
+/** One of the values of {@link AllocDesiredStatus}. */
+export type AllocDesiredStatus = (typeof AllocDesiredStatus)[keyof typeof AllocDesiredStatus];
 
 /**
- * Builds a complete {@link TaskEvent}: every field not given is `""`, 0 or `false`, as the service
- * reports fields that do not apply to an event's type.
+ * What the client reports about an allocation (`Allocation.ClientStatus`).
  *
- * @typeParam T - The type string; {@link TaskEventType} unless a driver reports its own.
- * @param type - The event's type, usually one of {@link TaskEventType}; a driver may report others.
- * @param time - When the event happened, in Unix nanoseconds.
- * @param fields - The fields that apply to this type (they win over the empty values).
- * @returns A new event object.
- * @example
- * ```ts
- * const exited = newTaskEvent('Terminated', Date.now() * 1e6, { ExitCode: 3 });
- * ```
  * @since 0.1.0
  */
-export function newTaskEvent<T extends string = TaskEventType>(
-  type: T,
-  time: number,
-  fields: Partial<Omit<TaskEvent, 'Type' | 'Time'>> = {},
-): TaskEventOf<T> {
-  return {
-    Type: type,
-    Time: time,
-    FailsTask: false,
-    RestartReason: '',
-    SetupError: '',
-    DriverError: '',
-    Message: '',
-    KillError: '',
-    KillReason: '',
-    DownloadError: '',
-    ValidationError: '',
-    FailedSibling: '',
-    SecretsError: '',
-    TaskSignalReason: '',
-    TaskSignal: '',
-    DriverMessage: '',
-    ExitCode: 0,
-    Signal: 0,
-    KillTimeout: 0,
-    StartDelay: 0,
-    DiskLimit: 0,
-    ...fields,
-  };
-}
+export const AllocClientStatus = {
+  /** Placed, tasks not yet running. */
+  Pending: 'pending',
+  /** Tasks running. */
+  Running: 'running',
+  /** Every task finished successfully. */
+  Complete: 'complete',
+  /** A task failed. */
+  Failed: 'failed',
+  /** The node was lost. */
+  Lost: 'lost',
+  /** The node is disconnected; the state is unknown. */
+  Unknown: 'unknown',
+} as const;
+/** One of the values of {@link AllocClientStatus}. */
+export type AllocClientStatus = (typeof AllocClientStatus)[keyof typeof AllocClientStatus];
+
+/**
+ * States of a task (`TaskState.State`).
+ *
+ * @since 0.1.0
+ */
+export const TaskStateName = {
+  /** Waiting to run, the first time or after a restart. */
+  Pending: 'pending',
+  /** Running. */
+  Running: 'running',
+  /** Will not run again. */
+  Dead: 'dead',
+} as const;
+/** One of the values of {@link TaskStateName}. */
+export type TaskStateName = (typeof TaskStateName)[keyof typeof TaskStateName];
 
 /**
  * The observed state of one task of an allocation.
