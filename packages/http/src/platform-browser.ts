@@ -4,6 +4,7 @@
  * read files and its TLS is the browser's own, so TLS options are refused with a message saying
  * so; everything else of the transport works as in Node, on the browser's `fetch`.
  */
+import type { FetchInit, FetchLike } from './config.js';
 import { ConfigError } from './errors.js';
 import type { TlsFetch } from './tls-fetch.js';
 
@@ -31,4 +32,15 @@ export function createTlsFetch(_connect: Readonly<Record<string, unknown>>): () 
     'option tls',
     undefined,
   );
+}
+
+/**
+ * The fetch of a request without a caller's fetch: the browser's.
+ * @param input - The absolute URL.
+ * @param init - The request.
+ * @returns The answer.
+ * @internal
+ */
+export function defaultFetch(input: string, init: FetchInit): Promise<Response> {
+  return (globalThis.fetch as FetchLike)(input, init);
 }

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 
-import type { FetchLike } from './config.js';
+import type { FetchInit, FetchLike } from './config.js';
+import { httpFetch, isPlainHttp } from './http-fetch.js';
 import type { TlsFetch } from './tls-fetch.js';
 
 /**
@@ -33,4 +34,16 @@ export function createTlsFetch(connect: Readonly<Record<string, unknown>>): () =
       dispatcher: new undici.Agent({ connect }),
       fetch: undici.fetch as unknown as FetchLike,
     })));
+}
+
+/**
+ * The fetch of a request without a caller's fetch: `node:http` for a plain `http:` request (Node's
+ * own fetch costs ~50 ms to load, see `http-fetch.ts`), the global `fetch` for any other.
+ * @param input - The absolute URL.
+ * @param init - The request.
+ * @returns The answer.
+ * @internal
+ */
+export function defaultFetch(input: string, init: FetchInit): Promise<Response> {
+  return isPlainHttp(input, init) ? httpFetch(input, init) : (globalThis.fetch as FetchLike)(input, init);
 }

@@ -4,6 +4,7 @@ import { describeCause, isRawBody, readAnswer } from './answer.js';
 import type { FetchInit, FetchLike, TransportConfig } from './config.js';
 import type { TlsFetch } from './tls-fetch.js';
 import { ApiError } from './errors.js';
+import { defaultFetch } from '#platform';
 import type { ApiResponse, Query, QueryValue, RequestOptions } from './transport.js';
 
 /** The absolute URL of a request as a string (cheaper than building a URL object each time). */
@@ -147,7 +148,7 @@ export function createRequest(context: RequestContext): <T>(req: RequestOptions)
       if (body instanceof ReadableStream) init.duplex = 'half';
       const secure = tls === undefined ? undefined : await tls();
       if (secure !== undefined) init.dispatcher = secure.dispatcher;
-      response = await (fetchImpl ?? secure?.fetch ?? (globalThis.fetch as FetchLike))(target, init);
+      response = await (fetchImpl ?? secure?.fetch ?? defaultFetch)(target, init);
     } catch (error) {
       return fail(error);
     }

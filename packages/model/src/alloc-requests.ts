@@ -5,18 +5,21 @@
  */
 import Type, { type Static } from 'typebox';
 import { SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Response of `POST /v1/allocation/:alloc_id/stop`.
  *
  * @since 0.1.0
  */
-export const AllocStopResponse = Type.Object({
-  /** ID of the evaluation created to replace the allocation. */
-  EvalID: Type.String(),
-  /** Raft index of the write. */
-  Index: SafeInteger({ minimum: 0 }),
-});
+export const AllocStopResponse = lazySchema(() =>
+  Type.Object({
+    /** ID of the evaluation created to replace the allocation. */
+    EvalID: Type.String(),
+    /** Raft index of the write. */
+    Index: SafeInteger({ minimum: 0 }),
+  }),
+);
 /** A value matching the {@link AllocStopResponse} schema. */
 export type AllocStopResponse = Static<typeof AllocStopResponse>;
 
@@ -25,12 +28,14 @@ export type AllocStopResponse = Static<typeof AllocStopResponse>;
  *
  * @since 0.1.0
  */
-export const AllocSignalRequest = Type.Object({
-  /** Signal name, for example `SIGHUP`. Absent or `""` = `SIGKILL`. */
-  Signal: Type.Optional(Type.String()),
-  /** Task to signal. Absent or `""` = every task of the allocation. */
-  Task: Type.Optional(Type.String()),
-});
+export const AllocSignalRequest = lazySchema(() =>
+  Type.Object({
+    /** Signal name, for example `SIGHUP`. Absent or `""` = `SIGKILL`. */
+    Signal: Type.Optional(Type.String()),
+    /** Task to signal. Absent or `""` = every task of the allocation. */
+    Task: Type.Optional(Type.String()),
+  }),
+);
 /** A value matching the {@link AllocSignalRequest} schema. */
 export type AllocSignalRequest = Static<typeof AllocSignalRequest>;
 
@@ -39,10 +44,12 @@ export type AllocSignalRequest = Static<typeof AllocSignalRequest>;
  *
  * @since 0.1.0
  */
-export const AllocRestartRequest = Type.Object({
-  /** Task to restart. Absent or `""` = every running task of the allocation. */
-  Task: Type.Optional(Type.String()),
-});
+export const AllocRestartRequest = lazySchema(() =>
+  Type.Object({
+    /** Task to restart. Absent or `""` = every running task of the allocation. */
+    Task: Type.Optional(Type.String()),
+  }),
+);
 /** A value matching the {@link AllocRestartRequest} schema. */
 export type AllocRestartRequest = Static<typeof AllocRestartRequest>;
 
@@ -51,6 +58,6 @@ export type AllocRestartRequest = Static<typeof AllocRestartRequest>;
  *
  * @since 0.1.0
  */
-export const EmptyResponse = Type.Object({});
+export const EmptyResponse = lazySchema(() => Type.Object({}));
 /** A value matching the {@link EmptyResponse} schema. */
 export type EmptyResponse = Static<typeof EmptyResponse>;

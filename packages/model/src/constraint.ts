@@ -6,6 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { NullableArray, optionalProperties, SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Every constraint `Operand` the scheduling service evaluates: comparisons (`=`, `==` and `is` are the
@@ -46,7 +47,7 @@ export const ConstraintOperands = [
 /** One of the {@link ConstraintOperands}. */
 export type ConstraintOperand = (typeof ConstraintOperands)[number];
 
-const ConstraintProperties = {
+const ConstraintProperties = lazySchema(() => ({
   /** Left side of the comparison: an attribute reference such as `${attr.kernel.name}` or a literal. `""` when unset. */
   LTarget: Type.String(),
   /** Right side of the comparison: a literal or an attribute reference. `""` when unset. */
@@ -58,7 +59,7 @@ const ConstraintProperties = {
    * Canonicalization turns an empty value into `=`.
    */
   Operand: Type.String(),
-};
+}));
 
 /**
  * A hard placement rule: nodes that do not satisfy it are not eligible.
@@ -66,7 +67,7 @@ const ConstraintProperties = {
  * @see {@link ConstraintInput} for the lenient submitted form.
  * @since 0.1.0
  */
-export const Constraint = Type.Object(ConstraintProperties);
+export const Constraint = lazySchema(() => Type.Object(ConstraintProperties));
 /** A value matching the {@link Constraint} schema. */
 export type Constraint = Static<typeof Constraint>;
 
@@ -75,11 +76,11 @@ export type Constraint = Static<typeof Constraint>;
  *
  * @since 0.1.0
  */
-export const ConstraintInput = Type.Object(optionalProperties(ConstraintProperties));
+export const ConstraintInput = lazySchema(() => Type.Object(optionalProperties(ConstraintProperties)));
 /** A value matching the {@link ConstraintInput} schema. */
 export type ConstraintInput = Static<typeof ConstraintInput>;
 
-const AffinityProperties = {
+const AffinityProperties = lazySchema(() => ({
   /** Left side of the comparison (attribute reference or literal). `""` when unset. */
   LTarget: Type.String(),
   /** Right side of the comparison. `""` when unset. */
@@ -91,14 +92,14 @@ const AffinityProperties = {
    * the service's own validation but is accepted here. Canonicalization turns an absent weight into 50.
    */
   Weight: SafeInteger({ minimum: -100, maximum: 100 }),
-};
+}));
 
 /**
  * A soft placement preference: matching nodes score higher but others stay eligible.
  *
  * @since 0.1.0
  */
-export const Affinity = Type.Object(AffinityProperties);
+export const Affinity = lazySchema(() => Type.Object(AffinityProperties));
 /** A value matching the {@link Affinity} schema. */
 export type Affinity = Static<typeof Affinity>;
 
@@ -107,23 +108,23 @@ export type Affinity = Static<typeof Affinity>;
  *
  * @since 0.1.0
  */
-export const AffinityInput = Type.Object(optionalProperties(AffinityProperties));
+export const AffinityInput = lazySchema(() => Type.Object(optionalProperties(AffinityProperties)));
 /** A value matching the {@link AffinityInput} schema. */
 export type AffinityInput = Static<typeof AffinityInput>;
 
-const SpreadTargetProperties = {
+const SpreadTargetProperties = lazySchema(() => ({
   /** Attribute value this target applies to, for example `dc1`. */
   Value: Type.String(),
   /** Share of the allocations wanted on nodes with this value, in percent (0-100). */
   Percent: SafeInteger({ minimum: 0, maximum: 100 }),
-};
+}));
 
 /**
  * One target of a {@link Spread}: a value and the percentage of allocations wanted for it.
  *
  * @since 0.1.0
  */
-export const SpreadTarget = Type.Object(SpreadTargetProperties);
+export const SpreadTarget = lazySchema(() => Type.Object(SpreadTargetProperties));
 /** A value matching the {@link SpreadTarget} schema. */
 export type SpreadTarget = Static<typeof SpreadTarget>;
 
@@ -132,7 +133,7 @@ export type SpreadTarget = Static<typeof SpreadTarget>;
  *
  * @since 0.1.0
  */
-export const SpreadTargetInput = Type.Object(optionalProperties(SpreadTargetProperties));
+export const SpreadTargetInput = lazySchema(() => Type.Object(optionalProperties(SpreadTargetProperties)));
 /** A value matching the {@link SpreadTargetInput} schema. */
 export type SpreadTargetInput = Static<typeof SpreadTargetInput>;
 
@@ -141,14 +142,16 @@ export type SpreadTargetInput = Static<typeof SpreadTargetInput>;
  *
  * @since 0.1.0
  */
-export const Spread = Type.Object({
-  /** Node attribute to spread over, for example `${node.datacenter}`. */
-  Attribute: Type.String(),
-  /** Relative importance of this spread, 0-100. Canonicalization turns an absent weight into 50. */
-  Weight: SafeInteger({ minimum: 0, maximum: 100 }),
-  /** Wanted distribution per value; `null` means an even spread over every value seen. */
-  SpreadTarget: NullableArray(SpreadTarget),
-});
+export const Spread = lazySchema(() =>
+  Type.Object({
+    /** Node attribute to spread over, for example `${node.datacenter}`. */
+    Attribute: Type.String(),
+    /** Relative importance of this spread, 0-100. Canonicalization turns an absent weight into 50. */
+    Weight: SafeInteger({ minimum: 0, maximum: 100 }),
+    /** Wanted distribution per value; `null` means an even spread over every value seen. */
+    SpreadTarget: NullableArray(SpreadTarget),
+  }),
+);
 /** A value matching the {@link Spread} schema. */
 export type Spread = Static<typeof Spread>;
 
@@ -157,13 +160,15 @@ export type Spread = Static<typeof Spread>;
  *
  * @since 0.1.0
  */
-export const SpreadInput = Type.Object({
-  /** See {@link Spread}. */
-  Attribute: Type.Optional(Type.String()),
-  /** See {@link Spread}. */
-  Weight: Type.Optional(SafeInteger({ minimum: 0, maximum: 100 })),
-  /** See {@link Spread}; absent or `null` means an even spread. */
-  SpreadTarget: Type.Optional(NullableArray(SpreadTargetInput)),
-});
+export const SpreadInput = lazySchema(() =>
+  Type.Object({
+    /** See {@link Spread}. */
+    Attribute: Type.Optional(Type.String()),
+    /** See {@link Spread}. */
+    Weight: Type.Optional(SafeInteger({ minimum: 0, maximum: 100 })),
+    /** See {@link Spread}; absent or `null` means an even spread. */
+    SpreadTarget: Type.Optional(NullableArray(SpreadTargetInput)),
+  }),
+);
 /** A value matching the {@link SpreadInput} schema. */
 export type SpreadInput = Static<typeof SpreadInput>;

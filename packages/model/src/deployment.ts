@@ -6,6 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { Nanoseconds, Nullable, NullableArray, SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Deployment statuses.
@@ -40,30 +41,32 @@ export type DeploymentStatus = (typeof DeploymentStatus)[keyof typeof Deployment
  *
  * @since 0.1.0
  */
-export const DeploymentState = Type.Object({
-  /** Whether canaries are promoted automatically. */
-  AutoPromote: Type.Boolean(),
-  /** Whether a failure reverts the job to its last stable version. */
-  AutoRevert: Type.Boolean(),
-  /** Canaries wanted. */
-  DesiredCanaries: SafeInteger({ minimum: 0 }),
-  /** Allocations of the new version wanted in total. */
-  DesiredTotal: SafeInteger({ minimum: 0 }),
-  /** Allocations of the new version that are healthy. */
-  HealthyAllocs: SafeInteger({ minimum: 0 }),
-  /** Allocations of the new version that are unhealthy. */
-  UnhealthyAllocs: SafeInteger({ minimum: 0 }),
-  /** Allocations of the new version placed. */
-  PlacedAllocs: SafeInteger({ minimum: 0 }),
-  /** IDs of the canary allocations placed; `null` when none. */
-  PlacedCanaries: NullableArray(Type.String()),
-  /** Deadline for progress, in nanoseconds (0 = none). */
-  ProgressDeadline: Nanoseconds(),
-  /** Whether the canaries have been promoted. */
-  Promoted: Type.Boolean(),
-  /** Time by which progress must be made, ISO 8601; `null` when there is no deadline. */
-  RequireProgressBy: Nullable(Type.String()),
-});
+export const DeploymentState = lazySchema(() =>
+  Type.Object({
+    /** Whether canaries are promoted automatically. */
+    AutoPromote: Type.Boolean(),
+    /** Whether a failure reverts the job to its last stable version. */
+    AutoRevert: Type.Boolean(),
+    /** Canaries wanted. */
+    DesiredCanaries: SafeInteger({ minimum: 0 }),
+    /** Allocations of the new version wanted in total. */
+    DesiredTotal: SafeInteger({ minimum: 0 }),
+    /** Allocations of the new version that are healthy. */
+    HealthyAllocs: SafeInteger({ minimum: 0 }),
+    /** Allocations of the new version that are unhealthy. */
+    UnhealthyAllocs: SafeInteger({ minimum: 0 }),
+    /** Allocations of the new version placed. */
+    PlacedAllocs: SafeInteger({ minimum: 0 }),
+    /** IDs of the canary allocations placed; `null` when none. */
+    PlacedCanaries: NullableArray(Type.String()),
+    /** Deadline for progress, in nanoseconds (0 = none). */
+    ProgressDeadline: Nanoseconds(),
+    /** Whether the canaries have been promoted. */
+    Promoted: Type.Boolean(),
+    /** Time by which progress must be made, ISO 8601; `null` when there is no deadline. */
+    RequireProgressBy: Nullable(Type.String()),
+  }),
+);
 /** A value matching the {@link DeploymentState} schema. */
 export type DeploymentState = Static<typeof DeploymentState>;
 
@@ -72,35 +75,37 @@ export type DeploymentState = Static<typeof DeploymentState>;
  *
  * @since 0.1.0
  */
-export const Deployment = Type.Object({
-  /** Deployment ID (UUID). */
-  ID: Type.String(),
-  /** Namespace of the job. */
-  Namespace: Type.String(),
-  /** ID of the job. */
-  JobID: Type.String(),
-  /** Job version being deployed. */
-  JobVersion: SafeInteger({ minimum: 0 }),
-  /** `CreateIndex` of the job. */
-  JobCreateIndex: SafeInteger({ minimum: 0 }),
-  /** `ModifyIndex` of the job when the deployment was created. */
-  JobModifyIndex: SafeInteger({ minimum: 0 }),
-  /** `JobModifyIndex` of the job specification being deployed. */
-  JobSpecModifyIndex: SafeInteger({ minimum: 0 }),
-  /** Priority of the evaluations the deployment creates. */
-  EvalPriority: SafeInteger({ minimum: 0 }),
-  /** Whether the deployment is part of a multi-region deployment. */
-  IsMultiregion: Type.Boolean(),
-  /** Status; see {@link DeploymentStatus}. */
-  Status: Type.Enum(DeploymentStatus),
-  /** Explanation of the status, for example `Deployment completed successfully`. */
-  StatusDescription: Type.String(),
-  /** State per task group name. */
-  TaskGroups: Type.Record(Type.String(), DeploymentState),
-  /** Raft index at which the deployment was created. */
-  CreateIndex: SafeInteger({ minimum: 0 }),
-  /** Raft index of the last change. */
-  ModifyIndex: SafeInteger({ minimum: 0 }),
-});
+export const Deployment = lazySchema(() =>
+  Type.Object({
+    /** Deployment ID (UUID). */
+    ID: Type.String(),
+    /** Namespace of the job. */
+    Namespace: Type.String(),
+    /** ID of the job. */
+    JobID: Type.String(),
+    /** Job version being deployed. */
+    JobVersion: SafeInteger({ minimum: 0 }),
+    /** `CreateIndex` of the job. */
+    JobCreateIndex: SafeInteger({ minimum: 0 }),
+    /** `ModifyIndex` of the job when the deployment was created. */
+    JobModifyIndex: SafeInteger({ minimum: 0 }),
+    /** `JobModifyIndex` of the job specification being deployed. */
+    JobSpecModifyIndex: SafeInteger({ minimum: 0 }),
+    /** Priority of the evaluations the deployment creates. */
+    EvalPriority: SafeInteger({ minimum: 0 }),
+    /** Whether the deployment is part of a multi-region deployment. */
+    IsMultiregion: Type.Boolean(),
+    /** Status; see {@link DeploymentStatus}. */
+    Status: Type.Enum(DeploymentStatus),
+    /** Explanation of the status, for example `Deployment completed successfully`. */
+    StatusDescription: Type.String(),
+    /** State per task group name. */
+    TaskGroups: Type.Record(Type.String(), DeploymentState),
+    /** Raft index at which the deployment was created. */
+    CreateIndex: SafeInteger({ minimum: 0 }),
+    /** Raft index of the last change. */
+    ModifyIndex: SafeInteger({ minimum: 0 }),
+  }),
+);
 /** A value matching the {@link Deployment} schema. */
 export type Deployment = Static<typeof Deployment>;

@@ -6,6 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { Nanoseconds, Nullable, SafeInteger, UnixNanos } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Evaluation statuses.
@@ -67,7 +68,7 @@ export const EvalTriggeredBy = {
 /** One of the values of {@link EvalTriggeredBy}. */
 export type EvalTriggeredBy = (typeof EvalTriggeredBy)[keyof typeof EvalTriggeredBy];
 
-const CountMap = Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 })));
+const CountMap = lazySchema(() => Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 }))));
 
 /**
  * Metrics of a placement attempt: how many nodes were looked at and why they were filtered out.
@@ -75,32 +76,34 @@ const CountMap = Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 })
  *
  * @since 0.1.0
  */
-export const AllocationMetric = Type.Object({
-  /** Nodes evaluated for placement. */
-  NodesEvaluated: SafeInteger({ minimum: 0 }),
-  /** Nodes filtered out by constraints. */
-  NodesFiltered: SafeInteger({ minimum: 0 }),
-  /** Nodes in the job's node pool. */
-  NodesInPool: SafeInteger({ minimum: 0 }),
-  /** Nodes available per datacenter; `null` when not computed. */
-  NodesAvailable: CountMap,
-  /** Nodes filtered per node class; `null` when none. */
-  ClassFiltered: CountMap,
-  /** Nodes filtered per constraint (the constraint's text); `null` when none. */
-  ConstraintFiltered: CountMap,
-  /** Nodes that did not have enough resources. */
-  NodesExhausted: SafeInteger({ minimum: 0 }),
-  /** Exhausted nodes per node class; `null` when none. */
-  ClassExhausted: CountMap,
-  /** Exhausted nodes per resource dimension (`memory`, `cpu`, ...); `null` when none. */
-  DimensionExhausted: CountMap,
-  /** Scores per `<node id>.<scorer>` key (floating point); `null` when not kept. */
-  Scores: Nullable(Type.Record(Type.String(), Type.Number())),
-  /** Time the placement took, in nanoseconds. */
-  AllocationTime: Nanoseconds(),
-  /** Further identical failures folded into this one. */
-  CoalescedFailures: SafeInteger({ minimum: 0 }),
-});
+export const AllocationMetric = lazySchema(() =>
+  Type.Object({
+    /** Nodes evaluated for placement. */
+    NodesEvaluated: SafeInteger({ minimum: 0 }),
+    /** Nodes filtered out by constraints. */
+    NodesFiltered: SafeInteger({ minimum: 0 }),
+    /** Nodes in the job's node pool. */
+    NodesInPool: SafeInteger({ minimum: 0 }),
+    /** Nodes available per datacenter; `null` when not computed. */
+    NodesAvailable: CountMap,
+    /** Nodes filtered per node class; `null` when none. */
+    ClassFiltered: CountMap,
+    /** Nodes filtered per constraint (the constraint's text); `null` when none. */
+    ConstraintFiltered: CountMap,
+    /** Nodes that did not have enough resources. */
+    NodesExhausted: SafeInteger({ minimum: 0 }),
+    /** Exhausted nodes per node class; `null` when none. */
+    ClassExhausted: CountMap,
+    /** Exhausted nodes per resource dimension (`memory`, `cpu`, ...); `null` when none. */
+    DimensionExhausted: CountMap,
+    /** Scores per `<node id>.<scorer>` key (floating point); `null` when not kept. */
+    Scores: Nullable(Type.Record(Type.String(), Type.Number())),
+    /** Time the placement took, in nanoseconds. */
+    AllocationTime: Nanoseconds(),
+    /** Further identical failures folded into this one. */
+    CoalescedFailures: SafeInteger({ minimum: 0 }),
+  }),
+);
 /** A value matching the {@link AllocationMetric} schema. */
 export type AllocationMetric = Static<typeof AllocationMetric>;
 
@@ -109,59 +112,61 @@ export type AllocationMetric = Static<typeof AllocationMetric>;
  *
  * @since 0.1.0
  */
-export const Evaluation = Type.Object({
-  /** Evaluation ID (UUID). */
-  ID: Type.String(),
-  /** Namespace of the job. */
-  Namespace: Type.String(),
-  /** Priority of the evaluation (the job's priority unless overridden). */
-  Priority: SafeInteger({ minimum: 0 }),
-  /** Scheduler type that processes it: the job's type (`service`, `batch`, `sysbatch`) or `_core`. */
-  Type: Type.String(),
-  /** Why the evaluation was created; see {@link EvalTriggeredBy}. */
-  TriggeredBy: Type.Enum(EvalTriggeredBy),
-  /** ID of the job evaluated. */
-  JobID: Type.String(),
-  /** `JobModifyIndex` of the job when the evaluation was created. */
-  JobModifyIndex: SafeInteger({ minimum: 0 }),
-  /** ID of the node that triggered the evaluation; `""` when not node-triggered. */
-  NodeID: Type.String(),
-  /** `ModifyIndex` of that node; 0 when not node-triggered. */
-  NodeModifyIndex: SafeInteger({ minimum: 0 }),
-  /** ID of the deployment the evaluation belongs to; `""` when none. */
-  DeploymentID: Type.String(),
-  /** Status; see {@link EvalStatus}. */
-  Status: Type.Enum(EvalStatus),
-  /** Explanation of the status; `""` when none. */
-  StatusDescription: Type.String(),
-  /** Wait before processing, in nanoseconds; 0 = at once. */
-  Wait: Nanoseconds(),
-  /** ID of the follow-up evaluation (for example a rolling update's next step); `""` when none. */
-  NextEval: Type.String(),
-  /** ID of the evaluation this one follows; `""` when none. */
-  PreviousEval: Type.String(),
-  /** ID of the blocked evaluation created for what could not be placed; `""` when none. */
-  BlockedEval: Type.String(),
-  /** Placement failures per task group; `null` when everything was placed. */
-  FailedTGAllocs: Nullable(Type.Record(Type.String(), AllocationMetric)),
-  /** Eligibility per computed node class; `null` when not computed. */
-  ClassEligibility: Nullable(Type.Record(Type.String(), Type.Boolean())),
-  /** Whether a constraint escaped the node-class computation. */
-  EscapedComputedClass: Type.Boolean(),
-  /** Whether the scheduler annotated its plan (set for plan dry runs). */
-  AnnotatePlan: Type.Boolean(),
-  /** Allocations still to place per task group; `null` when none. */
-  QueuedAllocations: Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 }))),
-  /** Raft index of the state snapshot the scheduler used. */
-  SnapshotIndex: SafeInteger({ minimum: 0 }),
-  /** Raft index at which the evaluation was created. */
-  CreateIndex: SafeInteger({ minimum: 0 }),
-  /** Raft index of the last change. */
-  ModifyIndex: SafeInteger({ minimum: 0 }),
-  /** Creation time, in Unix nanoseconds. */
-  CreateTime: UnixNanos(),
-  /** Time of the last change, in Unix nanoseconds. */
-  ModifyTime: UnixNanos(),
-});
+export const Evaluation = lazySchema(() =>
+  Type.Object({
+    /** Evaluation ID (UUID). */
+    ID: Type.String(),
+    /** Namespace of the job. */
+    Namespace: Type.String(),
+    /** Priority of the evaluation (the job's priority unless overridden). */
+    Priority: SafeInteger({ minimum: 0 }),
+    /** Scheduler type that processes it: the job's type (`service`, `batch`, `sysbatch`) or `_core`. */
+    Type: Type.String(),
+    /** Why the evaluation was created; see {@link EvalTriggeredBy}. */
+    TriggeredBy: Type.Enum(EvalTriggeredBy),
+    /** ID of the job evaluated. */
+    JobID: Type.String(),
+    /** `JobModifyIndex` of the job when the evaluation was created. */
+    JobModifyIndex: SafeInteger({ minimum: 0 }),
+    /** ID of the node that triggered the evaluation; `""` when not node-triggered. */
+    NodeID: Type.String(),
+    /** `ModifyIndex` of that node; 0 when not node-triggered. */
+    NodeModifyIndex: SafeInteger({ minimum: 0 }),
+    /** ID of the deployment the evaluation belongs to; `""` when none. */
+    DeploymentID: Type.String(),
+    /** Status; see {@link EvalStatus}. */
+    Status: Type.Enum(EvalStatus),
+    /** Explanation of the status; `""` when none. */
+    StatusDescription: Type.String(),
+    /** Wait before processing, in nanoseconds; 0 = at once. */
+    Wait: Nanoseconds(),
+    /** ID of the follow-up evaluation (for example a rolling update's next step); `""` when none. */
+    NextEval: Type.String(),
+    /** ID of the evaluation this one follows; `""` when none. */
+    PreviousEval: Type.String(),
+    /** ID of the blocked evaluation created for what could not be placed; `""` when none. */
+    BlockedEval: Type.String(),
+    /** Placement failures per task group; `null` when everything was placed. */
+    FailedTGAllocs: Nullable(Type.Record(Type.String(), AllocationMetric)),
+    /** Eligibility per computed node class; `null` when not computed. */
+    ClassEligibility: Nullable(Type.Record(Type.String(), Type.Boolean())),
+    /** Whether a constraint escaped the node-class computation. */
+    EscapedComputedClass: Type.Boolean(),
+    /** Whether the scheduler annotated its plan (set for plan dry runs). */
+    AnnotatePlan: Type.Boolean(),
+    /** Allocations still to place per task group; `null` when none. */
+    QueuedAllocations: Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 }))),
+    /** Raft index of the state snapshot the scheduler used. */
+    SnapshotIndex: SafeInteger({ minimum: 0 }),
+    /** Raft index at which the evaluation was created. */
+    CreateIndex: SafeInteger({ minimum: 0 }),
+    /** Raft index of the last change. */
+    ModifyIndex: SafeInteger({ minimum: 0 }),
+    /** Creation time, in Unix nanoseconds. */
+    CreateTime: UnixNanos(),
+    /** Time of the last change, in Unix nanoseconds. */
+    ModifyTime: UnixNanos(),
+  }),
+);
 /** A value matching the {@link Evaluation} schema. */
 export type Evaluation = Static<typeof Evaluation>;

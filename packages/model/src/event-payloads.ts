@@ -13,21 +13,24 @@ import { Evaluation } from './evaluation.js';
 import { Job } from './job.js';
 import { SchedulerJobType } from './job-types.js';
 import { Node } from './node.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Payload of events of the `Node` and `NodeDrain` topics (spec document 2, "Event envelope").
  *
  * @since 0.1.0
  */
-export const NodeEventPayload = Type.Object({
-  /** The node. */
-  Node: Node,
-});
+export const NodeEventPayload = lazySchema(() =>
+  Type.Object({
+    /** The node. */
+    Node: Node,
+  }),
+);
 /** A value matching the {@link NodeEventPayload} schema. */
 export type NodeEventPayload = Static<typeof NodeEventPayload>;
 
 /** An object whose fields the spec does not show (the topics this project does not emit). */
-const FreeForm = Type.Record(Type.String(), Type.Unknown());
+const FreeForm = lazySchema(() => Type.Record(Type.String(), Type.Unknown()));
 
 /**
  * The payload schema of every topic of {@link EventTopic} (`*` aside): `EventPayload[event.Topic]`
@@ -48,58 +51,76 @@ const FreeForm = Type.Record(Type.String(), Type.Unknown());
  */
 export const EventPayload = {
   /** `{ ACLToken }`. */
-  ACLToken: Type.Object({
-    /** The ACL token (free-form). */
-    ACLToken: FreeForm,
-  }),
-  /** `{ ACLPolicy }`. */
-  ACLPolicy: Type.Object({
-    /** The ACL policy (free-form). */
-    ACLPolicy: FreeForm,
-  }),
-  /** `{ ACLRole }`. */
-  ACLRole: Type.Object({
-    /** The ACL role (free-form). */
-    ACLRole: FreeForm,
-  }),
-  /** `{ Allocation }`. */
-  Allocation: Type.Object({
-    /** The allocation without its `Job` (events leave it out, as lists do). */
-    Allocation: Type.Omit(Allocation, ['Job']),
-  }),
-  /** `{ Job }`. */
-  Job: Type.Object({
-    /** The job as stored (its `MeshToken` and `SecretsToken` always `""`). */
-    Job: Type.Object({
-      ...Job.properties,
-      /** Job type, `system` included (see {@link SchedulerJob}). */
-      Type: Type.Enum(SchedulerJobType),
+  ACLToken: lazySchema(() =>
+    Type.Object({
+      /** The ACL token (free-form). */
+      ACLToken: FreeForm,
     }),
-  }),
+  ),
+  /** `{ ACLPolicy }`. */
+  ACLPolicy: lazySchema(() =>
+    Type.Object({
+      /** The ACL policy (free-form). */
+      ACLPolicy: FreeForm,
+    }),
+  ),
+  /** `{ ACLRole }`. */
+  ACLRole: lazySchema(() =>
+    Type.Object({
+      /** The ACL role (free-form). */
+      ACLRole: FreeForm,
+    }),
+  ),
+  /** `{ Allocation }`. */
+  Allocation: lazySchema(() =>
+    Type.Object({
+      /** The allocation without its `Job` (events leave it out, as lists do). */
+      Allocation: Type.Omit(Allocation, ['Job']),
+    }),
+  ),
+  /** `{ Job }`. */
+  Job: lazySchema(() =>
+    Type.Object({
+      /** The job as stored (its `MeshToken` and `SecretsToken` always `""`). */
+      Job: Type.Object({
+        ...Job.properties,
+        /** Job type, `system` included (see {@link SchedulerJob}). */
+        Type: Type.Enum(SchedulerJobType),
+      }),
+    }),
+  ),
   /** `{ Evaluation }`. */
-  Evaluation: Type.Object({
-    /** The evaluation. */
-    Evaluation: Evaluation,
-  }),
+  Evaluation: lazySchema(() =>
+    Type.Object({
+      /** The evaluation. */
+      Evaluation: Evaluation,
+    }),
+  ),
   /** `{ Deployment }`. */
-  Deployment: Type.Object({
-    /** The deployment. */
-    Deployment: Deployment,
-  }),
+  Deployment: lazySchema(() =>
+    Type.Object({
+      /** The deployment. */
+      Deployment: Deployment,
+    }),
+  ),
   /** `{ Node }`. */
   Node: NodeEventPayload,
   /** `{ Node }`: a node drain carries the node. */
   NodeDrain: NodeEventPayload,
   /** `{ NodePool }`. */
-  NodePool: Type.Object({
-    /** The node pool (free-form). */
-    NodePool: FreeForm,
-  }),
+  NodePool: lazySchema(() =>
+    Type.Object({
+      /** The node pool (free-form). */
+      NodePool: FreeForm,
+    }),
+  ),
   /** `{ Service }`. */
-  Service: Type.Object({
-    /** The service registration (free-form). */
-    Service: FreeForm,
-  }),
+  Service: lazySchema(() =>
+    Type.Object({
+      /** The service registration (free-form). */
+      Service: FreeForm,
+    }),
+  ),
 } as const;
 
 const { All: _subscriptionOnly, ...topics } = EventTopic;

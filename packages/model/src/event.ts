@@ -6,6 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { NullableArray, SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Topics of the event stream. `*` subscribes to every topic.
@@ -113,22 +114,24 @@ export type EventType = (typeof EventType)[keyof typeof EventType];
  * static type narrowed by topic, and {@link isEventOf} checks one topic at run time.
  * @since 0.1.0
  */
-export const Event = Type.Object({
-  /** Topic; see {@link EventTopic}. */
-  Topic: Type.String(),
-  /** Type; see {@link EventType}. */
-  Type: Type.String(),
-  /** ID of the object concerned (the node ID for `Node`, the job ID for `Job`, ...). */
-  Key: Type.String(),
-  /** Namespace of the object; `""` for objects without a namespace (nodes). */
-  Namespace: Type.String(),
-  /** Further keys a subscription's filter key is matched against (for example the job ID of an allocation); `null` when none. */
-  FilterKeys: NullableArray(Type.String()),
-  /** Raft index of the change that produced the event. */
-  Index: SafeInteger({ minimum: 0 }),
-  /** The object, wrapped in a key named after the topic (free-form here; see the remarks and `EventPayload`). */
-  Payload: Type.Record(Type.String(), Type.Unknown()),
-});
+export const Event = lazySchema(() =>
+  Type.Object({
+    /** Topic; see {@link EventTopic}. */
+    Topic: Type.String(),
+    /** Type; see {@link EventType}. */
+    Type: Type.String(),
+    /** ID of the object concerned (the node ID for `Node`, the job ID for `Job`, ...). */
+    Key: Type.String(),
+    /** Namespace of the object; `""` for objects without a namespace (nodes). */
+    Namespace: Type.String(),
+    /** Further keys a subscription's filter key is matched against (for example the job ID of an allocation); `null` when none. */
+    FilterKeys: NullableArray(Type.String()),
+    /** Raft index of the change that produced the event. */
+    Index: SafeInteger({ minimum: 0 }),
+    /** The object, wrapped in a key named after the topic (free-form here; see the remarks and `EventPayload`). */
+    Payload: Type.Record(Type.String(), Type.Unknown()),
+  }),
+);
 /** A value matching the {@link Event} schema. */
 export type Event = Static<typeof Event>;
 
@@ -139,11 +142,13 @@ export type Event = Static<typeof Event>;
  * with an empty `Events` list; both are accepted.
  * @since 0.1.0
  */
-export const EventEnvelope = Type.Object({
-  /** Index of the message (the highest index of its events). Absent in a `{}` heartbeat. */
-  Index: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Events of the message. Empty or absent for a heartbeat. */
-  Events: Type.Optional(Type.Array(Event)),
-});
+export const EventEnvelope = lazySchema(() =>
+  Type.Object({
+    /** Index of the message (the highest index of its events). Absent in a `{}` heartbeat. */
+    Index: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Events of the message. Empty or absent for a heartbeat. */
+    Events: Type.Optional(Type.Array(Event)),
+  }),
+);
 /** A value matching the {@link EventEnvelope} schema. */
 export type EventEnvelope = Static<typeof EventEnvelope>;

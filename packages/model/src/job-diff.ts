@@ -6,6 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { Nullable, NullableArray, SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Kinds of change in a diff.
@@ -25,25 +26,27 @@ export const DiffType = {
 /** One of the values of {@link DiffType}. */
 export type DiffType = (typeof DiffType)[keyof typeof DiffType];
 
-const DiffTypeSchema = Type.Enum(DiffType);
+const DiffTypeSchema = lazySchema(() => Type.Enum(DiffType));
 
 /**
  * The change of one scalar field.
  *
  * @since 0.1.0
  */
-export const FieldDiff = Type.Object({
-  /** Kind of change. */
-  Type: DiffTypeSchema,
-  /** Field name (`Meta[owner]` style for map entries). */
-  Name: Type.String(),
-  /** Old value as text; `""` when added. */
-  Old: Type.String(),
-  /** New value as text; `""` when deleted. */
-  New: Type.String(),
-  /** Notes on the consequence, for example `forces create/destroy update`; `null` when none. */
-  Annotations: NullableArray(Type.String()),
-});
+export const FieldDiff = lazySchema(() =>
+  Type.Object({
+    /** Kind of change. */
+    Type: DiffTypeSchema,
+    /** Field name (`Meta[owner]` style for map entries). */
+    Name: Type.String(),
+    /** Old value as text; `""` when added. */
+    Old: Type.String(),
+    /** New value as text; `""` when deleted. */
+    New: Type.String(),
+    /** Notes on the consequence, for example `forces create/destroy update`; `null` when none. */
+    Annotations: NullableArray(Type.String()),
+  }),
+);
 /** A value matching the {@link FieldDiff} schema. */
 export type FieldDiff = Static<typeof FieldDiff>;
 
@@ -52,21 +55,23 @@ export type FieldDiff = Static<typeof FieldDiff>;
  *
  * @since 0.1.0
  */
-export const ObjectDiff = Type.Cyclic(
-  {
-    /** The recursive object diff (this definition refers to itself through `Objects`). */
-    ObjectDiff: Type.Object({
-      /** Kind of change. */
-      Type: DiffTypeSchema,
-      /** Object name, for example `RestartPolicy`. */
-      Name: Type.String(),
-      /** Changed fields; `null` when none. */
-      Fields: NullableArray(FieldDiff),
-      /** Changed nested objects; `null` when none. */
-      Objects: NullableArray(Type.Ref('ObjectDiff')),
-    }),
-  },
-  'ObjectDiff',
+export const ObjectDiff = lazySchema(() =>
+  Type.Cyclic(
+    {
+      /** The recursive object diff (this definition refers to itself through `Objects`). */
+      ObjectDiff: Type.Object({
+        /** Kind of change. */
+        Type: DiffTypeSchema,
+        /** Object name, for example `RestartPolicy`. */
+        Name: Type.String(),
+        /** Changed fields; `null` when none. */
+        Fields: NullableArray(FieldDiff),
+        /** Changed nested objects; `null` when none. */
+        Objects: NullableArray(Type.Ref('ObjectDiff')),
+      }),
+    },
+    'ObjectDiff',
+  ),
 );
 /** A value matching the {@link ObjectDiff} schema. */
 export type ObjectDiff = Static<typeof ObjectDiff>;
@@ -76,18 +81,20 @@ export type ObjectDiff = Static<typeof ObjectDiff>;
  *
  * @since 0.1.0
  */
-export const TaskDiff = Type.Object({
-  /** Kind of change. */
-  Type: DiffTypeSchema,
-  /** Task name. */
-  Name: Type.String(),
-  /** Changed fields; `null` when none. */
-  Fields: NullableArray(FieldDiff),
-  /** Changed objects; `null` when none. */
-  Objects: NullableArray(ObjectDiff),
-  /** Notes such as `forces create/destroy update`; `null` when none. */
-  Annotations: NullableArray(Type.String()),
-});
+export const TaskDiff = lazySchema(() =>
+  Type.Object({
+    /** Kind of change. */
+    Type: DiffTypeSchema,
+    /** Task name. */
+    Name: Type.String(),
+    /** Changed fields; `null` when none. */
+    Fields: NullableArray(FieldDiff),
+    /** Changed objects; `null` when none. */
+    Objects: NullableArray(ObjectDiff),
+    /** Notes such as `forces create/destroy update`; `null` when none. */
+    Annotations: NullableArray(Type.String()),
+  }),
+);
 /** A value matching the {@link TaskDiff} schema. */
 export type TaskDiff = Static<typeof TaskDiff>;
 
@@ -96,20 +103,22 @@ export type TaskDiff = Static<typeof TaskDiff>;
  *
  * @since 0.1.0
  */
-export const TaskGroupDiff = Type.Object({
-  /** Kind of change. */
-  Type: DiffTypeSchema,
-  /** Group name. */
-  Name: Type.String(),
-  /** Changed fields; `null` when none. */
-  Fields: NullableArray(FieldDiff),
-  /** Changed objects; `null` when none. */
-  Objects: NullableArray(ObjectDiff),
-  /** Changed tasks; `null` when none. */
-  Tasks: NullableArray(TaskDiff),
-  /** Scheduler updates planned per kind (`create`, `destroy`, `in-place update`, ...); `null` when not planned. */
-  Updates: Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 }))),
-});
+export const TaskGroupDiff = lazySchema(() =>
+  Type.Object({
+    /** Kind of change. */
+    Type: DiffTypeSchema,
+    /** Group name. */
+    Name: Type.String(),
+    /** Changed fields; `null` when none. */
+    Fields: NullableArray(FieldDiff),
+    /** Changed objects; `null` when none. */
+    Objects: NullableArray(ObjectDiff),
+    /** Changed tasks; `null` when none. */
+    Tasks: NullableArray(TaskDiff),
+    /** Scheduler updates planned per kind (`create`, `destroy`, `in-place update`, ...); `null` when not planned. */
+    Updates: Nullable(Type.Record(Type.String(), SafeInteger({ minimum: 0 }))),
+  }),
+);
 /** A value matching the {@link TaskGroupDiff} schema. */
 export type TaskGroupDiff = Static<typeof TaskGroupDiff>;
 
@@ -118,17 +127,19 @@ export type TaskGroupDiff = Static<typeof TaskGroupDiff>;
  *
  * @since 0.1.0
  */
-export const JobDiff = Type.Object({
-  /** Kind of change (`Added` for a new job, `Edited`, or `None`). */
-  Type: DiffTypeSchema,
-  /** Job ID. */
-  ID: Type.String(),
-  /** Changed fields; `null` when none. */
-  Fields: NullableArray(FieldDiff),
-  /** Changed objects; `null` when none. */
-  Objects: NullableArray(ObjectDiff),
-  /** Changed task groups; `null` when none. */
-  TaskGroups: NullableArray(TaskGroupDiff),
-});
+export const JobDiff = lazySchema(() =>
+  Type.Object({
+    /** Kind of change (`Added` for a new job, `Edited`, or `None`). */
+    Type: DiffTypeSchema,
+    /** Job ID. */
+    ID: Type.String(),
+    /** Changed fields; `null` when none. */
+    Fields: NullableArray(FieldDiff),
+    /** Changed objects; `null` when none. */
+    Objects: NullableArray(ObjectDiff),
+    /** Changed task groups; `null` when none. */
+    TaskGroups: NullableArray(TaskGroupDiff),
+  }),
+);
 /** A value matching the {@link JobDiff} schema. */
 export type JobDiff = Static<typeof JobDiff>;

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 import Type from 'typebox';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Job types.
@@ -69,6 +70,6 @@ export const JobStatus = {
 /** One of the values of {@link JobStatus}. */
 export type JobStatus = (typeof JobStatus)[keyof typeof JobStatus];
 
-export const JobTypeSchema = Type.Enum(JobType);
-export const SchedulerJobTypeSchema = Type.Enum(SchedulerJobType);
-export const JobStatusSchema = Type.Enum(JobStatus);
+export const JobTypeSchema = lazySchema(() => Type.Enum(JobType));
+export const SchedulerJobTypeSchema = lazySchema(() => Type.Enum(SchedulerJobType));
+export const JobStatusSchema = lazySchema(() => Type.Enum(JobStatus));

@@ -36,8 +36,9 @@ import {
   SchedulerJobTypeSchema,
   type SchedulerJobType,
 } from './job-types.js';
+import { lazySchema } from './internal/lazy.js';
 
-const JobScalarProperties = {
+const JobScalarProperties = lazySchema(() => ({
   /** Region the job runs in. Canonicalization default: the serving agent's region (`global`). */
   Region: Type.String(),
   /** Namespace of the job. Default `default`. */
@@ -90,7 +91,7 @@ const JobScalarProperties = {
   SvcTokenID: Type.String(),
   /** Namespace of the secrets service used for the job's tasks; `""` = the default namespace. */
   SecretsNamespace: Type.String(),
-};
+}));
 
 /**
  * A job as stored and returned by the service: every field present (absent objects, maps and lists are `null`).
@@ -98,29 +99,31 @@ const JobScalarProperties = {
  * @remarks Use {@link JobInput} for what users submit and {@link canonicalizeJob} to go from one to the other.
  * @since 0.1.0
  */
-export const Job = Type.Object({
-  ...JobScalarProperties,
-  /** Job constraints; `null` when none. */
-  Constraints: NullableArray(Constraint),
-  /** Job affinities; `null` when none. */
-  Affinities: NullableArray(Affinity),
-  /** Job spreads; `null` when none. */
-  Spreads: NullableArray(Spread),
-  /** Task groups. */
-  TaskGroups: Type.Array(TaskGroup),
-  /** Job-level update strategy (copied into each group of a service job); `null` for other job types. */
-  Update: Nullable(UpdateStrategy),
-  /** Job-level migrate strategy as submitted (groups hold the effective one); `null` when not given. */
-  Migrate: Nullable(MigrateStrategy),
-  /** Job-level reschedule policy as submitted (groups hold the effective one); `null` when not given. */
-  Reschedule: Nullable(ReschedulePolicy),
-  /** Periodic configuration; `null` for jobs that are not periodic. */
-  Periodic: Nullable(Periodic),
-  /** Parameterized configuration; `null` for jobs that are not parameterized. */
-  ParameterizedJob: Nullable(ParameterizedJob),
-  /** Multi-region configuration; `null` for single-region jobs. */
-  Multiregion: Nullable(Multiregion),
-});
+export const Job = lazySchema(() =>
+  Type.Object({
+    ...JobScalarProperties,
+    /** Job constraints; `null` when none. */
+    Constraints: NullableArray(Constraint),
+    /** Job affinities; `null` when none. */
+    Affinities: NullableArray(Affinity),
+    /** Job spreads; `null` when none. */
+    Spreads: NullableArray(Spread),
+    /** Task groups. */
+    TaskGroups: Type.Array(TaskGroup),
+    /** Job-level update strategy (copied into each group of a service job); `null` for other job types. */
+    Update: Nullable(UpdateStrategy),
+    /** Job-level migrate strategy as submitted (groups hold the effective one); `null` when not given. */
+    Migrate: Nullable(MigrateStrategy),
+    /** Job-level reschedule policy as submitted (groups hold the effective one); `null` when not given. */
+    Reschedule: Nullable(ReschedulePolicy),
+    /** Periodic configuration; `null` for jobs that are not periodic. */
+    Periodic: Nullable(Periodic),
+    /** Parameterized configuration; `null` for jobs that are not parameterized. */
+    ParameterizedJob: Nullable(ParameterizedJob),
+    /** Multi-region configuration; `null` for single-region jobs. */
+    Multiregion: Nullable(Multiregion),
+  }),
+);
 /** A value matching the {@link Job} schema. */
 export type Job = Static<typeof Job>;
 
@@ -149,38 +152,40 @@ export type SchedulerJob = Omit<Job, 'Type'> & {
  *
  * @since 0.1.0
  */
-export const JobInput = Type.Object({
-  ...optionalProperties(JobScalarProperties),
-  /** See {@link Job}. Required, non-empty. */
-  ID: JobScalarProperties.ID,
-  /**
-   * Owned by the server, which sets it from the allocations: any string is accepted and ignored on input
-   * (the canonical output of parse carries `""`, and a job read back from the server carries its status).
-   */
-  Status: Type.Optional(Type.String()),
-  /** See {@link Job}. `null` is read as "every datacenter". */
-  Datacenters: Type.Optional(NullableArray(Type.String())),
-  /** See {@link Job}. */
-  Constraints: Type.Optional(NullableArray(ConstraintInput)),
-  /** See {@link Job}. */
-  Affinities: Type.Optional(NullableArray(AffinityInput)),
-  /** See {@link Job}. */
-  Spreads: Type.Optional(NullableArray(SpreadInput)),
-  /** See {@link Job}. */
-  TaskGroups: Type.Optional(NullableArray(TaskGroupInput)),
-  /** See {@link Job}. */
-  Update: Type.Optional(Nullable(UpdateStrategyInput)),
-  /** See {@link Job}. */
-  Migrate: Type.Optional(Nullable(MigrateStrategyInput)),
-  /** See {@link Job}. */
-  Reschedule: Type.Optional(Nullable(ReschedulePolicyInput)),
-  /** See {@link Job}. */
-  Periodic: Type.Optional(Nullable(PeriodicInput)),
-  /** See {@link Job}. */
-  ParameterizedJob: Type.Optional(Nullable(ParameterizedJobInput)),
-  /** See {@link Job}. */
-  Multiregion: Type.Optional(Nullable(MultiregionInput)),
-});
+export const JobInput = lazySchema(() =>
+  Type.Object({
+    ...optionalProperties(JobScalarProperties),
+    /** See {@link Job}. Required, non-empty. */
+    ID: JobScalarProperties.ID,
+    /**
+     * Owned by the server, which sets it from the allocations: any string is accepted and ignored on input
+     * (the canonical output of parse carries `""`, and a job read back from the server carries its status).
+     */
+    Status: Type.Optional(Type.String()),
+    /** See {@link Job}. `null` is read as "every datacenter". */
+    Datacenters: Type.Optional(NullableArray(Type.String())),
+    /** See {@link Job}. */
+    Constraints: Type.Optional(NullableArray(ConstraintInput)),
+    /** See {@link Job}. */
+    Affinities: Type.Optional(NullableArray(AffinityInput)),
+    /** See {@link Job}. */
+    Spreads: Type.Optional(NullableArray(SpreadInput)),
+    /** See {@link Job}. */
+    TaskGroups: Type.Optional(NullableArray(TaskGroupInput)),
+    /** See {@link Job}. */
+    Update: Type.Optional(Nullable(UpdateStrategyInput)),
+    /** See {@link Job}. */
+    Migrate: Type.Optional(Nullable(MigrateStrategyInput)),
+    /** See {@link Job}. */
+    Reschedule: Type.Optional(Nullable(ReschedulePolicyInput)),
+    /** See {@link Job}. */
+    Periodic: Type.Optional(Nullable(PeriodicInput)),
+    /** See {@link Job}. */
+    ParameterizedJob: Type.Optional(Nullable(ParameterizedJobInput)),
+    /** See {@link Job}. */
+    Multiregion: Type.Optional(Nullable(MultiregionInput)),
+  }),
+);
 /** A value matching the {@link JobInput} schema. */
 export type JobInput = Static<typeof JobInput>;
 
@@ -205,10 +210,12 @@ export type JobInput = Static<typeof JobInput>;
  * ```
  * @since 0.2.0
  */
-export const SchedulerJobInput = Type.Object({
-  ...JobInput.properties,
-  /** See {@link SchedulerJobType}: one of the submittable types, or `system`. */
-  Type: Type.Optional(SchedulerJobTypeSchema),
-});
+export const SchedulerJobInput = lazySchema(() =>
+  Type.Object({
+    ...JobInput.properties,
+    /** See {@link SchedulerJobType}: one of the submittable types, or `system`. */
+    Type: Type.Optional(SchedulerJobTypeSchema),
+  }),
+);
 /** A value matching the {@link SchedulerJobInput} schema. */
 export type SchedulerJobInput = Static<typeof SchedulerJobInput>;

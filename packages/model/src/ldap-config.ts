@@ -6,13 +6,16 @@
  */
 import Type, { type Static } from 'typebox';
 import { SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /** An integer number of seconds or a duration string such as `"90s"` or `"1h"`. */
-const SecondsOrDuration = Type.Union([SafeInteger({ minimum: 0 }), Type.String()]);
+const SecondsOrDuration = lazySchema(() => Type.Union([SafeInteger({ minimum: 0 }), Type.String()]));
 /** A list, or the same list as one comma-delimited string. */
-const ListOrCommaString = Type.Union([Type.Array(Type.String()), Type.String()]);
+const ListOrCommaString = lazySchema(() => Type.Union([Type.Array(Type.String()), Type.String()]));
 /** TLS versions accepted by `tls_min_version` and `tls_max_version`. */
-const TlsVersion = Type.Enum({ Tls10: 'tls10', Tls11: 'tls11', Tls12: 'tls12', Tls13: 'tls13' });
+const TlsVersion = lazySchema(() =>
+  Type.Enum({ Tls10: 'tls10', Tls11: 'tls11', Tls12: 'tls12', Tls13: 'tls13' }),
+);
 
 /**
  * Token types of generated tokens (`token_type`).
@@ -113,74 +116,76 @@ export const LdapConfigDefaults = {
  *
  * @since 0.1.0
  */
-export const LdapConfigRequest = Type.Object(
-  {
-    /** LDAP server URL; several, comma-separated, are tried in order. Default `ldap://127.0.0.1`. */
-    url: Type.Optional(Type.String()),
-    /** When `false`, user and group names are lower-cased for policy matching. Default `false`. */
-    case_sensitive_names: Type.Optional(Type.Boolean()),
-    /** Timeout of requests to the server: seconds, or a duration string such as `"90s"`. Default 90. */
-    request_timeout: Type.Optional(SecondsOrDuration),
-    /** Issue StartTLS after connecting unencrypted. Default `false`. */
-    starttls: Type.Optional(Type.Boolean()),
-    /** Minimum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
-    tls_min_version: Type.Optional(TlsVersion),
-    /** Maximum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
-    tls_max_version: Type.Optional(TlsVersion),
-    /** Skip verification of the server certificate. Default `false`. */
-    insecure_tls: Type.Optional(Type.Boolean()),
-    /** CA certificate, x509 PEM. Default `""`. */
-    certificate: Type.Optional(Type.String()),
-    /** Client certificate, x509 PEM. Default `""`. */
-    client_tls_cert: Type.Optional(Type.String()),
-    /** Client key, x509 PEM. Default `""`. */
-    client_tls_key: Type.Optional(Type.String()),
-    /** Distinguished name bound for the user search. Default `""`. */
-    binddn: Type.Optional(Type.String()),
-    /** Password of `binddn` (never returned by reads). Default `""`. */
-    bindpass: Type.Optional(Type.String()),
-    /** Base DN of the user search. Default `""`. */
-    userdn: Type.Optional(Type.String()),
-    /** Attribute matched against the login username. Default `cn`. */
-    userattr: Type.Optional(Type.String()),
-    /** Discover the user's bind DN with an anonymous bind. Default `false`. */
-    discoverdn: Type.Optional(Type.Boolean()),
-    /** Reject empty passwords. Default `true`. */
-    deny_null_bind: Type.Optional(Type.Boolean()),
-    /** Domain of the user principal name `<username>@<upndomain>`. Default `""`. */
-    upndomain: Type.Optional(Type.String()),
-    /** User search template (variables `UserAttr`, `Username`); `""` = `({{.UserAttr}}={{.Username}})`. */
-    userfilter: Type.Optional(Type.String()),
-    /** Use anonymous binds for group searches. Default `false`. */
-    anonymous_group_search: Type.Optional(Type.Boolean()),
-    /** Group membership query template (variables `UserDN`, `Username`). Default: see {@link LdapConfigDefaults}. */
-    groupfilter: Type.Optional(Type.String()),
-    /** Base of the group search. Default `""`. */
-    groupdn: Type.Optional(Type.String()),
-    /** Attribute listing groups on returned objects; `""` behaves as `cn`. */
-    groupattr: Type.Optional(Type.String()),
-    /** Use the login username as the alias name. Default `false`. */
-    username_as_alias: Type.Optional(Type.Boolean()),
-    /** Incremental lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
-    token_ttl: Type.Optional(SecondsOrDuration),
-    /** Maximum lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
-    token_max_ttl: Type.Optional(SecondsOrDuration),
-    /** Policies on generated tokens: a list or a comma-delimited string. Default none. */
-    token_policies: Type.Optional(ListOrCommaString),
-    /** CIDR blocks allowed to authenticate: a list or a comma-delimited string. Default none. */
-    token_bound_cidrs: Type.Optional(ListOrCommaString),
-    /** Hard cap of token lifetime: seconds or a duration string. Default 0 (none). */
-    token_explicit_max_ttl: Type.Optional(SecondsOrDuration),
-    /** Do not add the `default` policy. Default `false`. */
-    token_no_default_policy: Type.Optional(Type.Boolean()),
-    /** Uses allowed per token; 0 (default) = unlimited. */
-    token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
-    /** Period of periodic tokens: seconds or a duration string. Default 0 (not periodic). */
-    token_period: Type.Optional(SecondsOrDuration),
-    /** Token type; see {@link LdapTokenType}; `""` (default) = the mount's default. */
-    token_type: Type.Optional(Type.Union([Type.Enum(LdapTokenType), Type.Literal('')])),
-  },
-  { additionalProperties: false },
+export const LdapConfigRequest = lazySchema(() =>
+  Type.Object(
+    {
+      /** LDAP server URL; several, comma-separated, are tried in order. Default `ldap://127.0.0.1`. */
+      url: Type.Optional(Type.String()),
+      /** When `false`, user and group names are lower-cased for policy matching. Default `false`. */
+      case_sensitive_names: Type.Optional(Type.Boolean()),
+      /** Timeout of requests to the server: seconds, or a duration string such as `"90s"`. Default 90. */
+      request_timeout: Type.Optional(SecondsOrDuration),
+      /** Issue StartTLS after connecting unencrypted. Default `false`. */
+      starttls: Type.Optional(Type.Boolean()),
+      /** Minimum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
+      tls_min_version: Type.Optional(TlsVersion),
+      /** Maximum TLS version: `tls10`, `tls11`, `tls12`, `tls13`. Default `tls12`. */
+      tls_max_version: Type.Optional(TlsVersion),
+      /** Skip verification of the server certificate. Default `false`. */
+      insecure_tls: Type.Optional(Type.Boolean()),
+      /** CA certificate, x509 PEM. Default `""`. */
+      certificate: Type.Optional(Type.String()),
+      /** Client certificate, x509 PEM. Default `""`. */
+      client_tls_cert: Type.Optional(Type.String()),
+      /** Client key, x509 PEM. Default `""`. */
+      client_tls_key: Type.Optional(Type.String()),
+      /** Distinguished name bound for the user search. Default `""`. */
+      binddn: Type.Optional(Type.String()),
+      /** Password of `binddn` (never returned by reads). Default `""`. */
+      bindpass: Type.Optional(Type.String()),
+      /** Base DN of the user search. Default `""`. */
+      userdn: Type.Optional(Type.String()),
+      /** Attribute matched against the login username. Default `cn`. */
+      userattr: Type.Optional(Type.String()),
+      /** Discover the user's bind DN with an anonymous bind. Default `false`. */
+      discoverdn: Type.Optional(Type.Boolean()),
+      /** Reject empty passwords. Default `true`. */
+      deny_null_bind: Type.Optional(Type.Boolean()),
+      /** Domain of the user principal name `<username>@<upndomain>`. Default `""`. */
+      upndomain: Type.Optional(Type.String()),
+      /** User search template (variables `UserAttr`, `Username`); `""` = `({{.UserAttr}}={{.Username}})`. */
+      userfilter: Type.Optional(Type.String()),
+      /** Use anonymous binds for group searches. Default `false`. */
+      anonymous_group_search: Type.Optional(Type.Boolean()),
+      /** Group membership query template (variables `UserDN`, `Username`). Default: see {@link LdapConfigDefaults}. */
+      groupfilter: Type.Optional(Type.String()),
+      /** Base of the group search. Default `""`. */
+      groupdn: Type.Optional(Type.String()),
+      /** Attribute listing groups on returned objects; `""` behaves as `cn`. */
+      groupattr: Type.Optional(Type.String()),
+      /** Use the login username as the alias name. Default `false`. */
+      username_as_alias: Type.Optional(Type.Boolean()),
+      /** Incremental lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
+      token_ttl: Type.Optional(SecondsOrDuration),
+      /** Maximum lifetime of generated tokens: seconds or a duration string. Default 0 (system default). */
+      token_max_ttl: Type.Optional(SecondsOrDuration),
+      /** Policies on generated tokens: a list or a comma-delimited string. Default none. */
+      token_policies: Type.Optional(ListOrCommaString),
+      /** CIDR blocks allowed to authenticate: a list or a comma-delimited string. Default none. */
+      token_bound_cidrs: Type.Optional(ListOrCommaString),
+      /** Hard cap of token lifetime: seconds or a duration string. Default 0 (none). */
+      token_explicit_max_ttl: Type.Optional(SecondsOrDuration),
+      /** Do not add the `default` policy. Default `false`. */
+      token_no_default_policy: Type.Optional(Type.Boolean()),
+      /** Uses allowed per token; 0 (default) = unlimited. */
+      token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
+      /** Period of periodic tokens: seconds or a duration string. Default 0 (not periodic). */
+      token_period: Type.Optional(SecondsOrDuration),
+      /** Token type; see {@link LdapTokenType}; `""` (default) = the mount's default. */
+      token_type: Type.Optional(Type.Union([Type.Enum(LdapTokenType), Type.Literal('')])),
+    },
+    { additionalProperties: false },
+  ),
 );
 /** A value matching the {@link LdapConfigRequest} schema. */
 export type LdapConfigRequest = Static<typeof LdapConfigRequest>;
@@ -191,71 +196,73 @@ export type LdapConfigRequest = Static<typeof LdapConfigRequest>;
  *
  * @since 0.1.0
  */
-export const LdapConfig = Type.Object({
-  /** Bind DN. */
-  binddn: Type.String(),
-  /** Always `""`: the password is never returned. */
-  bindpass: Type.String(),
-  /** CA certificate, x509 PEM; `""` when none. */
-  certificate: Type.String(),
-  /** Whether empty passwords are rejected. */
-  deny_null_bind: Type.Boolean(),
-  /** Whether the bind DN is discovered anonymously. */
-  discoverdn: Type.Boolean(),
-  /** Group attribute; `""` behaves as `cn`. */
-  groupattr: Type.String(),
-  /** Base of the group search. */
-  groupdn: Type.String(),
-  /** Group membership query template. */
-  groupfilter: Type.String(),
-  /** Whether certificate verification is skipped. */
-  insecure_tls: Type.Boolean(),
-  /** Whether StartTLS is issued. */
-  starttls: Type.Boolean(),
-  /** Maximum TLS version. */
-  tls_max_version: Type.String(),
-  /** Minimum TLS version. */
-  tls_min_version: Type.String(),
-  /** UPN domain; `""` when none. */
-  upndomain: Type.String(),
-  /** LDAP server URL(s). */
-  url: Type.String(),
-  /** Whether the login username is the alias name. */
-  username_as_alias: Type.Boolean(),
-  /** Username attribute. */
-  userattr: Type.String(),
-  /** Base DN of the user search. */
-  userdn: Type.String(),
-  /** Whether user and group names keep their case for policy matching (absent on servers that omit it). */
-  case_sensitive_names: Type.Optional(Type.Boolean()),
-  /** Timeout of requests to the directory, in seconds. */
-  request_timeout: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Client certificate, x509 PEM; `""` when none. */
-  client_tls_cert: Type.Optional(Type.String()),
-  /** Client key: `""` (never returned by the sked server; some servers echo it). */
-  client_tls_key: Type.Optional(Type.String()),
-  /** User search template; `""` = the default. */
-  userfilter: Type.Optional(Type.String()),
-  /** Whether group searches bind anonymously. */
-  anonymous_group_search: Type.Optional(Type.Boolean()),
-  /** Incremental lifetime of generated tokens, in seconds (0 = system default). */
-  token_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Maximum lifetime of generated tokens, in seconds (0 = system default). */
-  token_max_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Policies put on generated tokens. */
-  token_policies: Type.Optional(Type.Array(Type.String())),
-  /** CIDR blocks allowed to log in and to use the tokens. */
-  token_bound_cidrs: Type.Optional(Type.Array(Type.String())),
-  /** Hard cap of token lifetime, in seconds (0 = none). */
-  token_explicit_max_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Whether the `default` policy is left out. */
-  token_no_default_policy: Type.Optional(Type.Boolean()),
-  /** Uses allowed per token (0 = unlimited). */
-  token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Period of periodic tokens, in seconds (0 = not periodic). */
-  token_period: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Token type; `""` = the mount's default. */
-  token_type: Type.Optional(Type.String()),
-});
+export const LdapConfig = lazySchema(() =>
+  Type.Object({
+    /** Bind DN. */
+    binddn: Type.String(),
+    /** Always `""`: the password is never returned. */
+    bindpass: Type.String(),
+    /** CA certificate, x509 PEM; `""` when none. */
+    certificate: Type.String(),
+    /** Whether empty passwords are rejected. */
+    deny_null_bind: Type.Boolean(),
+    /** Whether the bind DN is discovered anonymously. */
+    discoverdn: Type.Boolean(),
+    /** Group attribute; `""` behaves as `cn`. */
+    groupattr: Type.String(),
+    /** Base of the group search. */
+    groupdn: Type.String(),
+    /** Group membership query template. */
+    groupfilter: Type.String(),
+    /** Whether certificate verification is skipped. */
+    insecure_tls: Type.Boolean(),
+    /** Whether StartTLS is issued. */
+    starttls: Type.Boolean(),
+    /** Maximum TLS version. */
+    tls_max_version: Type.String(),
+    /** Minimum TLS version. */
+    tls_min_version: Type.String(),
+    /** UPN domain; `""` when none. */
+    upndomain: Type.String(),
+    /** LDAP server URL(s). */
+    url: Type.String(),
+    /** Whether the login username is the alias name. */
+    username_as_alias: Type.Boolean(),
+    /** Username attribute. */
+    userattr: Type.String(),
+    /** Base DN of the user search. */
+    userdn: Type.String(),
+    /** Whether user and group names keep their case for policy matching (absent on servers that omit it). */
+    case_sensitive_names: Type.Optional(Type.Boolean()),
+    /** Timeout of requests to the directory, in seconds. */
+    request_timeout: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Client certificate, x509 PEM; `""` when none. */
+    client_tls_cert: Type.Optional(Type.String()),
+    /** Client key: `""` (never returned by the sked server; some servers echo it). */
+    client_tls_key: Type.Optional(Type.String()),
+    /** User search template; `""` = the default. */
+    userfilter: Type.Optional(Type.String()),
+    /** Whether group searches bind anonymously. */
+    anonymous_group_search: Type.Optional(Type.Boolean()),
+    /** Incremental lifetime of generated tokens, in seconds (0 = system default). */
+    token_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Maximum lifetime of generated tokens, in seconds (0 = system default). */
+    token_max_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Policies put on generated tokens. */
+    token_policies: Type.Optional(Type.Array(Type.String())),
+    /** CIDR blocks allowed to log in and to use the tokens. */
+    token_bound_cidrs: Type.Optional(Type.Array(Type.String())),
+    /** Hard cap of token lifetime, in seconds (0 = none). */
+    token_explicit_max_ttl: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Whether the `default` policy is left out. */
+    token_no_default_policy: Type.Optional(Type.Boolean()),
+    /** Uses allowed per token (0 = unlimited). */
+    token_num_uses: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Period of periodic tokens, in seconds (0 = not periodic). */
+    token_period: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Token type; `""` = the mount's default. */
+    token_type: Type.Optional(Type.String()),
+  }),
+);
 /** A value matching the {@link LdapConfig} schema. */
 export type LdapConfig = Static<typeof LdapConfig>;

@@ -17,16 +17,19 @@ import Type, {
 } from 'typebox';
 import { Nullable, SafeInteger } from './internal/schema.js';
 import { LdapConfig } from './ldap-config.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * A group as read: its policies.
  *
  * @since 0.1.0
  */
-export const LdapGroup = Type.Object({
-  /** Policy names. */
-  policies: Type.Array(Type.String()),
-});
+export const LdapGroup = lazySchema(() =>
+  Type.Object({
+    /** Policy names. */
+    policies: Type.Array(Type.String()),
+  }),
+);
 /** A value matching the {@link LdapGroup} schema. */
 export type LdapGroup = Static<typeof LdapGroup>;
 
@@ -35,10 +38,12 @@ export type LdapGroup = Static<typeof LdapGroup>;
  *
  * @since 0.1.0
  */
-export const LdapGroupWriteRequest = Type.Object({
-  /** Comma-separated policy names. Default `""` (none). */
-  policies: Type.Optional(Type.String()),
-});
+export const LdapGroupWriteRequest = lazySchema(() =>
+  Type.Object({
+    /** Comma-separated policy names. Default `""` (none). */
+    policies: Type.Optional(Type.String()),
+  }),
+);
 /** A value matching the {@link LdapGroupWriteRequest} schema. */
 export type LdapGroupWriteRequest = Static<typeof LdapGroupWriteRequest>;
 
@@ -47,12 +52,14 @@ export type LdapGroupWriteRequest = Static<typeof LdapGroupWriteRequest>;
  *
  * @since 0.1.0
  */
-export const LdapUser = Type.Object({
-  /** Policy names. */
-  policies: Type.Array(Type.String()),
-  /** Comma-separated group names; `""` when none. */
-  groups: Type.String(),
-});
+export const LdapUser = lazySchema(() =>
+  Type.Object({
+    /** Policy names. */
+    policies: Type.Array(Type.String()),
+    /** Comma-separated group names; `""` when none. */
+    groups: Type.String(),
+  }),
+);
 /** A value matching the {@link LdapUser} schema. */
 export type LdapUser = Static<typeof LdapUser>;
 
@@ -61,12 +68,14 @@ export type LdapUser = Static<typeof LdapUser>;
  *
  * @since 0.1.0
  */
-export const LdapUserWriteRequest = Type.Object({
-  /** Comma-separated policy names. Default `""` (none). */
-  policies: Type.Optional(Type.String()),
-  /** Comma-separated group names. Default `""` (none). */
-  groups: Type.Optional(Type.String()),
-});
+export const LdapUserWriteRequest = lazySchema(() =>
+  Type.Object({
+    /** Comma-separated policy names. Default `""` (none). */
+    policies: Type.Optional(Type.String()),
+    /** Comma-separated group names. Default `""` (none). */
+    groups: Type.Optional(Type.String()),
+  }),
+);
 /** A value matching the {@link LdapUserWriteRequest} schema. */
 export type LdapUserWriteRequest = Static<typeof LdapUserWriteRequest>;
 
@@ -75,10 +84,12 @@ export type LdapUserWriteRequest = Static<typeof LdapUserWriteRequest>;
  *
  * @since 0.1.0
  */
-export const LdapLoginRequest = Type.Object({
-  /** The user's password. Required. */
-  password: Type.String(),
-});
+export const LdapLoginRequest = lazySchema(() =>
+  Type.Object({
+    /** The user's password. Required. */
+    password: Type.String(),
+  }),
+);
 /** A value matching the {@link LdapLoginRequest} schema. */
 export type LdapLoginRequest = Static<typeof LdapLoginRequest>;
 
@@ -87,27 +98,29 @@ export type LdapLoginRequest = Static<typeof LdapLoginRequest>;
  *
  * @since 0.1.0
  */
-export const LdapAuth = Type.Object({
-  /** The client token issued. */
-  client_token: Type.String(),
-  /** Policies attached to the token. */
-  policies: Type.Array(Type.String()),
-  /** Metadata of the login. */
-  metadata: Type.Object({
-    /** The username logged in with. */
-    username: Type.String(),
+export const LdapAuth = lazySchema(() =>
+  Type.Object({
+    /** The client token issued. */
+    client_token: Type.String(),
+    /** Policies attached to the token. */
+    policies: Type.Array(Type.String()),
+    /** Metadata of the login. */
+    metadata: Type.Object({
+      /** The username logged in with. */
+      username: Type.String(),
+    }),
+    /** Lifetime of the token, in seconds. */
+    lease_duration: SafeInteger({ minimum: 0 }),
+    /** Whether the token can be renewed. */
+    renewable: Type.Boolean(),
+    /** The policies of the token itself (the same as `policies` for this method). */
+    token_policies: Type.Optional(Type.Array(Type.String())),
+    /** `service` or `batch`. */
+    token_type: Type.Optional(Type.String()),
+    /** Whether the token has no parent (always `true` for a login). */
+    orphan: Type.Optional(Type.Boolean()),
   }),
-  /** Lifetime of the token, in seconds. */
-  lease_duration: SafeInteger({ minimum: 0 }),
-  /** Whether the token can be renewed. */
-  renewable: Type.Boolean(),
-  /** The policies of the token itself (the same as `policies` for this method). */
-  token_policies: Type.Optional(Type.Array(Type.String())),
-  /** `service` or `batch`. */
-  token_type: Type.Optional(Type.String()),
-  /** Whether the token has no parent (always `true` for a login). */
-  orphan: Type.Optional(Type.Boolean()),
-});
+);
 /** A value matching the {@link LdapAuth} schema. */
 export type LdapAuth = Static<typeof LdapAuth>;
 
@@ -172,7 +185,7 @@ export function SecretsEnvelope<D extends TSchema, A extends TSchema>(
  *
  * @since 0.1.0
  */
-export const LdapConfigResponse = SecretsEnvelope(LdapConfig, Type.Null());
+export const LdapConfigResponse = lazySchema(() => SecretsEnvelope(LdapConfig, Type.Null()));
 /** A value matching the {@link LdapConfigResponse} schema. */
 export type LdapConfigResponse = Static<typeof LdapConfigResponse>;
 
@@ -181,7 +194,7 @@ export type LdapConfigResponse = Static<typeof LdapConfigResponse>;
  *
  * @since 0.1.0
  */
-export const LdapGroupResponse = SecretsEnvelope(LdapGroup, Type.Null());
+export const LdapGroupResponse = lazySchema(() => SecretsEnvelope(LdapGroup, Type.Null()));
 /** A value matching the {@link LdapGroupResponse} schema. */
 export type LdapGroupResponse = Static<typeof LdapGroupResponse>;
 
@@ -190,7 +203,7 @@ export type LdapGroupResponse = Static<typeof LdapGroupResponse>;
  *
  * @since 0.1.0
  */
-export const LdapUserResponse = SecretsEnvelope(LdapUser, Type.Null());
+export const LdapUserResponse = lazySchema(() => SecretsEnvelope(LdapUser, Type.Null()));
 /** A value matching the {@link LdapUserResponse} schema. */
 export type LdapUserResponse = Static<typeof LdapUserResponse>;
 
@@ -199,12 +212,14 @@ export type LdapUserResponse = Static<typeof LdapUserResponse>;
  *
  * @since 0.1.0
  */
-export const LdapListResponse = SecretsEnvelope(
-  Type.Object({
-    /** Group names or usernames. */
-    keys: Type.Array(Type.String()),
-  }),
-  Type.Null(),
+export const LdapListResponse = lazySchema(() =>
+  SecretsEnvelope(
+    Type.Object({
+      /** Group names or usernames. */
+      keys: Type.Array(Type.String()),
+    }),
+    Type.Null(),
+  ),
 );
 /** A value matching the {@link LdapListResponse} schema. */
 export type LdapListResponse = Static<typeof LdapListResponse>;
@@ -214,6 +229,6 @@ export type LdapListResponse = Static<typeof LdapListResponse>;
  *
  * @since 0.1.0
  */
-export const LdapLoginResponse = SecretsEnvelope(Type.Null(), LdapAuth);
+export const LdapLoginResponse = lazySchema(() => SecretsEnvelope(Type.Null(), LdapAuth));
 /** A value matching the {@link LdapLoginResponse} schema. */
 export type LdapLoginResponse = Static<typeof LdapLoginResponse>;

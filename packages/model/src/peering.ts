@@ -6,6 +6,7 @@
 import Type, { type Static } from 'typebox';
 
 import { Nullable, NullableArray, StringMap, SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * States of a peering.
@@ -24,34 +25,40 @@ export const PeeringState = {
 export type PeeringState = (typeof PeeringState)[keyof typeof PeeringState];
 
 /** A DNS hostname label: letters, digits and hyphens, 1-63 characters, not starting or ending with a hyphen. */
-const PeerName = Type.String({
-  pattern: '^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$',
-  'x-expected':
-    'a DNS hostname label (letters, digits and hyphens, at most 63 characters, no hyphen at either end)',
-});
+const PeerName = lazySchema(() =>
+  Type.String({
+    pattern: '^[a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$',
+    'x-expected':
+      'a DNS hostname label (letters, digits and hyphens, at most 63 characters, no hyphen at either end)',
+  }),
+);
 /** `{host or IP}:port`. */
-const ServerAddress = Type.String({
-  pattern: '^.+:[0-9]{1,5}$',
-  'x-expected': 'an address of the form host:port',
-});
+const ServerAddress = lazySchema(() =>
+  Type.String({
+    pattern: '^.+:[0-9]{1,5}$',
+    'x-expected': 'an address of the form host:port',
+  }),
+);
 
 /**
  * Status of a peering's replication stream.
  *
  * @since 0.1.0
  */
-export const PeeringStreamStatus = Type.Object({
-  /** Services imported from the peer; `null` when none. */
-  ImportedServices: NullableArray(Type.String()),
-  /** Services exported to the peer; `null` when none. */
-  ExportedServices: NullableArray(Type.String()),
-  /** Last heartbeat received, ISO 8601; `null` before the first. */
-  LastHeartbeat: Nullable(Type.String()),
-  /** Last message received, ISO 8601; `null` before the first. */
-  LastReceive: Nullable(Type.String()),
-  /** Last message sent, ISO 8601; `null` before the first. */
-  LastSend: Nullable(Type.String()),
-});
+export const PeeringStreamStatus = lazySchema(() =>
+  Type.Object({
+    /** Services imported from the peer; `null` when none. */
+    ImportedServices: NullableArray(Type.String()),
+    /** Services exported to the peer; `null` when none. */
+    ExportedServices: NullableArray(Type.String()),
+    /** Last heartbeat received, ISO 8601; `null` before the first. */
+    LastHeartbeat: Nullable(Type.String()),
+    /** Last message received, ISO 8601; `null` before the first. */
+    LastReceive: Nullable(Type.String()),
+    /** Last message sent, ISO 8601; `null` before the first. */
+    LastSend: Nullable(Type.String()),
+  }),
+);
 /** A value matching the {@link PeeringStreamStatus} schema. */
 export type PeeringStreamStatus = Static<typeof PeeringStreamStatus>;
 
@@ -60,39 +67,41 @@ export type PeeringStreamStatus = Static<typeof PeeringStreamStatus>;
  *
  * @since 0.1.0
  */
-export const Peering = Type.Object({
-  /** Peering ID (UUID). */
-  ID: Type.String(),
-  /** Name of the peer (a DNS hostname label). */
-  Name: Type.String(),
-  /** State; see {@link PeeringState}. */
-  State: Type.Enum(PeeringState),
-  /** Partition of the peering (present on listings); absent on single reads. */
-  Partition: Type.Optional(Type.String()),
-  /** ID of the peering in the peer cluster (UUID); `""` until established. */
-  PeerID: Type.String(),
-  /** TLS server name of the peer's servers; `""` until established. */
-  PeerServerName: Type.String(),
-  /** Addresses of the peer's servers, `{host or IP}:port`; `null` until established. */
-  PeerServerAddresses: NullableArray(Type.String()),
-  /** Metadata of the peering; `null` when none. */
-  Meta: Nullable(StringMap),
-  /** Replication stream status; `null` when there is no stream yet. */
-  StreamStatus: Nullable(PeeringStreamStatus),
-  /** Where the peer lives. */
-  Remote: Type.Object({
-    /** Partition of the peer. */
-    Partition: Type.String(),
-    /** Datacenter of the peer. */
-    Datacenter: Type.String(),
+export const Peering = lazySchema(() =>
+  Type.Object({
+    /** Peering ID (UUID). */
+    ID: Type.String(),
+    /** Name of the peer (a DNS hostname label). */
+    Name: Type.String(),
+    /** State; see {@link PeeringState}. */
+    State: Type.Enum(PeeringState),
+    /** Partition of the peering (present on listings); absent on single reads. */
+    Partition: Type.Optional(Type.String()),
+    /** ID of the peering in the peer cluster (UUID); `""` until established. */
+    PeerID: Type.String(),
+    /** TLS server name of the peer's servers; `""` until established. */
+    PeerServerName: Type.String(),
+    /** Addresses of the peer's servers, `{host or IP}:port`; `null` until established. */
+    PeerServerAddresses: NullableArray(Type.String()),
+    /** Metadata of the peering; `null` when none. */
+    Meta: Nullable(StringMap),
+    /** Replication stream status; `null` when there is no stream yet. */
+    StreamStatus: Nullable(PeeringStreamStatus),
+    /** Where the peer lives. */
+    Remote: Type.Object({
+      /** Partition of the peer. */
+      Partition: Type.String(),
+      /** Datacenter of the peer. */
+      Datacenter: Type.String(),
+    }),
+    /** When the peering was marked for deletion, ISO 8601; absent (or `null`) while not deleted. */
+    DeletedAt: Type.Optional(Nullable(Type.String())),
+    /** Raft index at which the peering was created. */
+    CreateIndex: SafeInteger({ minimum: 0 }),
+    /** Raft index of the last change. */
+    ModifyIndex: SafeInteger({ minimum: 0 }),
   }),
-  /** When the peering was marked for deletion, ISO 8601; absent (or `null`) while not deleted. */
-  DeletedAt: Type.Optional(Nullable(Type.String())),
-  /** Raft index at which the peering was created. */
-  CreateIndex: SafeInteger({ minimum: 0 }),
-  /** Raft index of the last change. */
-  ModifyIndex: SafeInteger({ minimum: 0 }),
-});
+);
 /** A value matching the {@link Peering} schema. */
 export type Peering = Static<typeof Peering>;
 
@@ -101,16 +110,18 @@ export type Peering = Static<typeof Peering>;
  *
  * @since 0.1.0
  */
-export const PeeringGenerateTokenRequest = Type.Object({
-  /** Name of the peer: a DNS hostname label. Required. */
-  PeerName,
-  /** Partition; `""` (default) = `default`. */
-  Partition: Type.Optional(Type.String()),
-  /** Addresses routing to this cluster's servers (`{host or IP}:port`); absent = the servers' own. */
-  ServerExternalAddresses: Type.Optional(NullableArray(ServerAddress)),
-  /** Metadata (no effect on peering); absent or `null` = none. */
-  Meta: Type.Optional(Nullable(StringMap)),
-});
+export const PeeringGenerateTokenRequest = lazySchema(() =>
+  Type.Object({
+    /** Name of the peer: a DNS hostname label. Required. */
+    PeerName,
+    /** Partition; `""` (default) = `default`. */
+    Partition: Type.Optional(Type.String()),
+    /** Addresses routing to this cluster's servers (`{host or IP}:port`); absent = the servers' own. */
+    ServerExternalAddresses: Type.Optional(NullableArray(ServerAddress)),
+    /** Metadata (no effect on peering); absent or `null` = none. */
+    Meta: Type.Optional(Nullable(StringMap)),
+  }),
+);
 /** A value matching the {@link PeeringGenerateTokenRequest} schema. */
 export type PeeringGenerateTokenRequest = Static<typeof PeeringGenerateTokenRequest>;
 
@@ -119,10 +130,12 @@ export type PeeringGenerateTokenRequest = Static<typeof PeeringGenerateTokenRequ
  *
  * @since 0.1.0
  */
-export const PeeringGenerateTokenResponse = Type.Object({
-  /** The token to give to the peer cluster (opaque, base64). */
-  PeeringToken: Type.String(),
-});
+export const PeeringGenerateTokenResponse = lazySchema(() =>
+  Type.Object({
+    /** The token to give to the peer cluster (opaque, base64). */
+    PeeringToken: Type.String(),
+  }),
+);
 /** A value matching the {@link PeeringGenerateTokenResponse} schema. */
 export type PeeringGenerateTokenResponse = Static<typeof PeeringGenerateTokenResponse>;
 
@@ -131,16 +144,18 @@ export type PeeringGenerateTokenResponse = Static<typeof PeeringGenerateTokenRes
  *
  * @since 0.1.0
  */
-export const PeeringEstablishRequest = Type.Object({
-  /** Name of the peer: a DNS hostname label. Required. */
-  PeerName,
-  /** Partition; `""` (default) = `default`. */
-  Partition: Type.Optional(Type.String()),
-  /** The token generated by the peer cluster. Required, non-empty. */
-  PeeringToken: Type.String({ minLength: 1 }),
-  /** Metadata; absent or `null` = none. */
-  Meta: Type.Optional(Nullable(StringMap)),
-});
+export const PeeringEstablishRequest = lazySchema(() =>
+  Type.Object({
+    /** Name of the peer: a DNS hostname label. Required. */
+    PeerName,
+    /** Partition; `""` (default) = `default`. */
+    Partition: Type.Optional(Type.String()),
+    /** The token generated by the peer cluster. Required, non-empty. */
+    PeeringToken: Type.String({ minLength: 1 }),
+    /** Metadata; absent or `null` = none. */
+    Meta: Type.Optional(Nullable(StringMap)),
+  }),
+);
 /** A value matching the {@link PeeringEstablishRequest} schema. */
 export type PeeringEstablishRequest = Static<typeof PeeringEstablishRequest>;
 
@@ -149,6 +164,6 @@ export type PeeringEstablishRequest = Static<typeof PeeringEstablishRequest>;
  *
  * @since 0.1.0
  */
-export const PeeringEstablishResponse = Type.Object({});
+export const PeeringEstablishResponse = lazySchema(() => Type.Object({}));
 /** A value matching the {@link PeeringEstablishResponse} schema. */
 export type PeeringEstablishResponse = Static<typeof PeeringEstablishResponse>;

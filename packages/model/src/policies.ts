@@ -6,8 +6,9 @@
 import Type, { type Static } from 'typebox';
 
 import { Nanoseconds, optionalProperties, SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
-const RestartPolicyProperties = {
+const RestartPolicyProperties = lazySchema(() => ({
   /** Restarts allowed within `Interval` before `Mode` applies. */
   Attempts: SafeInteger({ minimum: 0 }),
   /** Window in which `Attempts` restarts are counted, in nanoseconds. */
@@ -19,14 +20,14 @@ const RestartPolicyProperties = {
    * allocation may be rescheduled) or `delay` (wait until the interval has passed, then restart again).
    */
   Mode: Type.String(),
-};
+}));
 
 /**
  * How the client restarts a failed task in place. Defaults depend on the job type (see {@link canonicalizeJob}).
  *
  * @since 0.1.0
  */
-export const RestartPolicy = Type.Object(RestartPolicyProperties);
+export const RestartPolicy = lazySchema(() => Type.Object(RestartPolicyProperties));
 /** A value matching the {@link RestartPolicy} schema. */
 export type RestartPolicy = Static<typeof RestartPolicy>;
 
@@ -35,11 +36,11 @@ export type RestartPolicy = Static<typeof RestartPolicy>;
  *
  * @since 0.1.0
  */
-export const RestartPolicyInput = Type.Object(optionalProperties(RestartPolicyProperties));
+export const RestartPolicyInput = lazySchema(() => Type.Object(optionalProperties(RestartPolicyProperties)));
 /** A value matching the {@link RestartPolicyInput} schema. */
 export type RestartPolicyInput = Static<typeof RestartPolicyInput>;
 
-const ReschedulePolicyProperties = {
+const ReschedulePolicyProperties = lazySchema(() => ({
   /** Reschedule attempts allowed within `Interval` (ignored when `Unlimited`). */
   Attempts: SafeInteger({ minimum: 0 }),
   /** Window in which `Attempts` are counted, in nanoseconds. */
@@ -52,14 +53,14 @@ const ReschedulePolicyProperties = {
   MaxDelay: Nanoseconds(),
   /** Whether rescheduling continues without limit. */
   Unlimited: Type.Boolean(),
-};
+}));
 
 /**
  * How the scheduler replaces a failed allocation on another node.
  *
  * @since 0.1.0
  */
-export const ReschedulePolicy = Type.Object(ReschedulePolicyProperties);
+export const ReschedulePolicy = lazySchema(() => Type.Object(ReschedulePolicyProperties));
 /** A value matching the {@link ReschedulePolicy} schema. */
 export type ReschedulePolicy = Static<typeof ReschedulePolicy>;
 
@@ -68,11 +69,13 @@ export type ReschedulePolicy = Static<typeof ReschedulePolicy>;
  *
  * @since 0.1.0
  */
-export const ReschedulePolicyInput = Type.Object(optionalProperties(ReschedulePolicyProperties));
+export const ReschedulePolicyInput = lazySchema(() =>
+  Type.Object(optionalProperties(ReschedulePolicyProperties)),
+);
 /** A value matching the {@link ReschedulePolicyInput} schema. */
 export type ReschedulePolicyInput = Static<typeof ReschedulePolicyInput>;
 
-const MigrateStrategyProperties = {
+const MigrateStrategyProperties = lazySchema(() => ({
   /** Allocations migrated at the same time when a node drains. */
   MaxParallel: SafeInteger({ minimum: 0 }),
   /** How health is decided: `checks` (service checks and task states) or `task_states`. */
@@ -81,14 +84,14 @@ const MigrateStrategyProperties = {
   MinHealthyTime: Nanoseconds(),
   /** Deadline for an allocation to become healthy, in nanoseconds. */
   HealthyDeadline: Nanoseconds(),
-};
+}));
 
 /**
  * How allocations of a service job move off a draining node.
  *
  * @since 0.1.0
  */
-export const MigrateStrategy = Type.Object(MigrateStrategyProperties);
+export const MigrateStrategy = lazySchema(() => Type.Object(MigrateStrategyProperties));
 /** A value matching the {@link MigrateStrategy} schema. */
 export type MigrateStrategy = Static<typeof MigrateStrategy>;
 
@@ -97,11 +100,13 @@ export type MigrateStrategy = Static<typeof MigrateStrategy>;
  *
  * @since 0.1.0
  */
-export const MigrateStrategyInput = Type.Object(optionalProperties(MigrateStrategyProperties));
+export const MigrateStrategyInput = lazySchema(() =>
+  Type.Object(optionalProperties(MigrateStrategyProperties)),
+);
 /** A value matching the {@link MigrateStrategyInput} schema. */
 export type MigrateStrategyInput = Static<typeof MigrateStrategyInput>;
 
-const UpdateStrategyProperties = {
+const UpdateStrategyProperties = lazySchema(() => ({
   /** Whether canaries are promoted automatically once all are healthy. */
   AutoPromote: Type.Boolean(),
   /** Whether a failed deployment reverts to the last stable job version. */
@@ -120,7 +125,7 @@ const UpdateStrategyProperties = {
   ProgressDeadline: Nanoseconds(),
   /** Delay between migrations of allocations, in nanoseconds (older form of rolling updates). */
   Stagger: Nanoseconds(),
-};
+}));
 
 /**
  * The rolling-update strategy of a service job or group: how many allocations change at once and how
@@ -128,7 +133,7 @@ const UpdateStrategyProperties = {
  *
  * @since 0.1.0
  */
-export const UpdateStrategy = Type.Object(UpdateStrategyProperties);
+export const UpdateStrategy = lazySchema(() => Type.Object(UpdateStrategyProperties));
 /** A value matching the {@link UpdateStrategy} schema. */
 export type UpdateStrategy = Static<typeof UpdateStrategy>;
 
@@ -137,25 +142,27 @@ export type UpdateStrategy = Static<typeof UpdateStrategy>;
  *
  * @since 0.1.0
  */
-export const UpdateStrategyInput = Type.Object(optionalProperties(UpdateStrategyProperties));
+export const UpdateStrategyInput = lazySchema(() =>
+  Type.Object(optionalProperties(UpdateStrategyProperties)),
+);
 /** A value matching the {@link UpdateStrategyInput} schema. */
 export type UpdateStrategyInput = Static<typeof UpdateStrategyInput>;
 
-const EphemeralDiskProperties = {
+const EphemeralDiskProperties = lazySchema(() => ({
   /** Whether the scheduler tries to place updated allocations on the same node to keep the disk. */
   Sticky: Type.Boolean(),
   /** Size of the shared allocation directory, in megabytes. */
   SizeMB: SafeInteger({ minimum: 0 }),
   /** Whether the data is copied to the new node when the allocation moves (needs `Sticky`). */
   Migrate: Type.Boolean(),
-};
+}));
 
 /**
  * The ephemeral disk shared by the tasks of a group.
  *
  * @since 0.1.0
  */
-export const EphemeralDisk = Type.Object(EphemeralDiskProperties);
+export const EphemeralDisk = lazySchema(() => Type.Object(EphemeralDiskProperties));
 /** A value matching the {@link EphemeralDisk} schema. */
 export type EphemeralDisk = Static<typeof EphemeralDisk>;
 
@@ -164,6 +171,6 @@ export type EphemeralDisk = Static<typeof EphemeralDisk>;
  *
  * @since 0.1.0
  */
-export const EphemeralDiskInput = Type.Object(optionalProperties(EphemeralDiskProperties));
+export const EphemeralDiskInput = lazySchema(() => Type.Object(optionalProperties(EphemeralDiskProperties)));
 /** A value matching the {@link EphemeralDiskInput} schema. */
 export type EphemeralDiskInput = Static<typeof EphemeralDiskInput>;

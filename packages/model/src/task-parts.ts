@@ -13,8 +13,9 @@ import {
   optionalProperties,
   SafeInteger,
 } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
-const TemplateProperties = {
+const TemplateProperties = lazySchema(() => ({
   /** Path of a template file on the client, relative to the task directory; `""` when `EmbeddedTmpl` is used. */
   SourcePath: Type.String(),
   /** Where the rendered file goes, relative to the task directory. */
@@ -29,14 +30,14 @@ const TemplateProperties = {
   Splay: Nanoseconds(),
   /** File mode of the rendered file as an octal string. Default `0644`. */
   Perms: Type.String(),
-};
+}));
 
 /**
  * A file rendered from a template into the task directory.
  *
  * @since 0.1.0
  */
-export const Template = Type.Object(TemplateProperties);
+export const Template = lazySchema(() => Type.Object(TemplateProperties));
 /** A value matching the {@link Template} schema. */
 export type Template = Static<typeof Template>;
 
@@ -45,25 +46,25 @@ export type Template = Static<typeof Template>;
  *
  * @since 0.1.0
  */
-export const TemplateInput = Type.Object(optionalProperties(TemplateProperties));
+export const TemplateInput = lazySchema(() => Type.Object(optionalProperties(TemplateProperties)));
 /** A value matching the {@link TemplateInput} schema. */
 export type TemplateInput = Static<typeof TemplateInput>;
 
-const ArtifactProperties = {
+const ArtifactProperties = lazySchema(() => ({
   /** URL (or getter address) to download. */
   GetterSource: Type.String(),
   /** Getter options such as `checksum`; `null` when none. */
   GetterOptions: Nullable(StringMap),
   /** Destination relative to the task directory. Default `local/`. */
   RelativeDest: Type.String(),
-};
+}));
 
 /**
  * A file downloaded into the task directory before the task starts.
  *
  * @since 0.1.0
  */
-export const Artifact = Type.Object(ArtifactProperties);
+export const Artifact = lazySchema(() => Type.Object(ArtifactProperties));
 /** A value matching the {@link Artifact} schema. */
 export type Artifact = Static<typeof Artifact>;
 
@@ -72,25 +73,25 @@ export type Artifact = Static<typeof Artifact>;
  *
  * @since 0.1.0
  */
-export const ArtifactInput = Type.Object(optionalProperties(ArtifactProperties));
+export const ArtifactInput = lazySchema(() => Type.Object(optionalProperties(ArtifactProperties)));
 /** A value matching the {@link ArtifactInput} schema. */
 export type ArtifactInput = Static<typeof ArtifactInput>;
 
-const LogConfigProperties = {
+const LogConfigProperties = lazySchema(() => ({
   /** Whether log collection is off for the task. Default `false`. */
   Disabled: Type.Boolean(),
   /** Rotated log files kept per stream (stdout, stderr). Default 10. */
   MaxFiles: SafeInteger({ minimum: 0 }),
   /** Size at which a log file is rotated, in megabytes. Default 10. */
   MaxFileSizeMB: SafeInteger({ minimum: 0 }),
-};
+}));
 
 /**
  * Log rotation of a task.
  *
  * @since 0.1.0
  */
-export const LogConfig = Type.Object(LogConfigProperties);
+export const LogConfig = lazySchema(() => Type.Object(LogConfigProperties));
 /** A value matching the {@link LogConfig} schema. */
 export type LogConfig = Static<typeof LogConfig>;
 
@@ -99,23 +100,23 @@ export type LogConfig = Static<typeof LogConfig>;
  *
  * @since 0.1.0
  */
-export const LogConfigInput = Type.Object(optionalProperties(LogConfigProperties));
+export const LogConfigInput = lazySchema(() => Type.Object(optionalProperties(LogConfigProperties)));
 /** A value matching the {@link LogConfigInput} schema. */
 export type LogConfigInput = Static<typeof LogConfigInput>;
 
-const LifecycleProperties = {
+const LifecycleProperties = lazySchema(() => ({
   /** When the task runs relative to the main tasks: `prestart`, `poststart` or `poststop`. */
   Hook: Type.String(),
   /** Whether the hook task keeps running alongside the main tasks (`false` = runs to completion first). */
   Sidecar: Type.Boolean(),
-};
+}));
 
 /**
  * Lifecycle hook of a task; a task without one is a main task.
  *
  * @since 0.1.0
  */
-export const Lifecycle = Type.Object(LifecycleProperties);
+export const Lifecycle = lazySchema(() => Type.Object(LifecycleProperties));
 /** A value matching the {@link Lifecycle} schema. */
 export type Lifecycle = Static<typeof Lifecycle>;
 
@@ -124,21 +125,21 @@ export type Lifecycle = Static<typeof Lifecycle>;
  *
  * @since 0.1.0
  */
-export const LifecycleInput = Type.Object(optionalProperties(LifecycleProperties));
+export const LifecycleInput = lazySchema(() => Type.Object(optionalProperties(LifecycleProperties)));
 /** A value matching the {@link LifecycleInput} schema. */
 export type LifecycleInput = Static<typeof LifecycleInput>;
 
-const DispatchPayloadProperties = {
+const DispatchPayloadProperties = lazySchema(() => ({
   /** File, relative to the task's `local/` directory, that receives the dispatch payload. */
   File: Type.String(),
-};
+}));
 
 /**
  * Where a dispatched job's payload is written for the task.
  *
  * @since 0.1.0
  */
-export const DispatchPayload = Type.Object(DispatchPayloadProperties);
+export const DispatchPayload = lazySchema(() => Type.Object(DispatchPayloadProperties));
 /** A value matching the {@link DispatchPayload} schema. */
 export type DispatchPayload = Static<typeof DispatchPayload>;
 
@@ -147,11 +148,13 @@ export type DispatchPayload = Static<typeof DispatchPayload>;
  *
  * @since 0.1.0
  */
-export const DispatchPayloadInput = Type.Object(optionalProperties(DispatchPayloadProperties));
+export const DispatchPayloadInput = lazySchema(() =>
+  Type.Object(optionalProperties(DispatchPayloadProperties)),
+);
 /** A value matching the {@link DispatchPayloadInput} schema. */
 export type DispatchPayloadInput = Static<typeof DispatchPayloadInput>;
 
-const VolumeMountProperties = {
+const VolumeMountProperties = lazySchema(() => ({
   /** Name of a volume requested by the group (`TaskGroup.Volumes` key). */
   Volume: Type.String(),
   /** Path inside the task where the volume is mounted. */
@@ -160,14 +163,14 @@ const VolumeMountProperties = {
   ReadOnly: Type.Boolean(),
   /** Mount propagation: `private` (default), `host-to-task`, `bidirectional`. */
   PropagationMode: Type.String(),
-};
+}));
 
 /**
  * Mount of a group volume into a task.
  *
  * @since 0.1.0
  */
-export const VolumeMount = Type.Object(VolumeMountProperties);
+export const VolumeMount = lazySchema(() => Type.Object(VolumeMountProperties));
 /** A value matching the {@link VolumeMount} schema. */
 export type VolumeMount = Static<typeof VolumeMount>;
 
@@ -176,25 +179,25 @@ export type VolumeMount = Static<typeof VolumeMount>;
  *
  * @since 0.1.0
  */
-export const VolumeMountInput = Type.Object(optionalProperties(VolumeMountProperties));
+export const VolumeMountInput = lazySchema(() => Type.Object(optionalProperties(VolumeMountProperties)));
 /** A value matching the {@link VolumeMountInput} schema. */
 export type VolumeMountInput = Static<typeof VolumeMountInput>;
 
-const TaskCsiPluginConfigProperties = {
+const TaskCsiPluginConfigProperties = lazySchema(() => ({
   /** Plugin ID the task provides. */
   ID: Type.String(),
   /** Plugin role: `controller`, `node` or `monolith`. */
   Type: Type.String(),
   /** Directory inside the task where the plugin's socket lives. Default `/csi`. */
   MountDir: Type.String(),
-};
+}));
 
 /**
  * Declares that the task runs a storage (CSI) plugin.
  *
  * @since 0.1.0
  */
-export const TaskCsiPluginConfig = Type.Object(TaskCsiPluginConfigProperties);
+export const TaskCsiPluginConfig = lazySchema(() => Type.Object(TaskCsiPluginConfigProperties));
 /** A value matching the {@link TaskCsiPluginConfig} schema. */
 export type TaskCsiPluginConfig = Static<typeof TaskCsiPluginConfig>;
 
@@ -203,11 +206,13 @@ export type TaskCsiPluginConfig = Static<typeof TaskCsiPluginConfig>;
  *
  * @since 0.1.0
  */
-export const TaskCsiPluginConfigInput = Type.Object(optionalProperties(TaskCsiPluginConfigProperties));
+export const TaskCsiPluginConfigInput = lazySchema(() =>
+  Type.Object(optionalProperties(TaskCsiPluginConfigProperties)),
+);
 /** A value matching the {@link TaskCsiPluginConfigInput} schema. */
 export type TaskCsiPluginConfigInput = Static<typeof TaskCsiPluginConfigInput>;
 
-const TaskSecretsProperties = {
+const TaskSecretsProperties = lazySchema(() => ({
   /** Policies of the secrets service the task's token carries; `null` when none. */
   Policies: NullableArray(Type.String()),
   /** Role of the secrets service used to create the token; `""` = the cluster's default role. */
@@ -220,14 +225,14 @@ const TaskSecretsProperties = {
   ChangeSignal: Type.String(),
   /** Whether the token is exposed in the task's environment. Default `true`. */
   Env: Type.Boolean(),
-};
+}));
 
 /**
  * The secrets-service integration block of a task: which token the task receives.
  *
  * @since 0.1.0
  */
-export const TaskSecrets = Type.Object(TaskSecretsProperties);
+export const TaskSecrets = lazySchema(() => Type.Object(TaskSecretsProperties));
 /** A value matching the {@link TaskSecrets} schema. */
 export type TaskSecrets = Static<typeof TaskSecrets>;
 
@@ -236,6 +241,6 @@ export type TaskSecrets = Static<typeof TaskSecrets>;
  *
  * @since 0.1.0
  */
-export const TaskSecretsInput = Type.Object(optionalProperties(TaskSecretsProperties));
+export const TaskSecretsInput = lazySchema(() => Type.Object(optionalProperties(TaskSecretsProperties)));
 /** A value matching the {@link TaskSecretsInput} schema. */
 export type TaskSecretsInput = Static<typeof TaskSecretsInput>;

@@ -7,26 +7,29 @@ import Type, { type Static } from 'typebox';
 import { AffinityInput, Affinity, Constraint, ConstraintInput } from './constraint.js';
 import { NullableArray, optionalProperties, SafeInteger } from './internal/schema.js';
 import { NetworkResource, NetworkResourceInput } from './network.js';
+import { lazySchema } from './internal/lazy.js';
 
-const RequestedDeviceScalarProperties = {
+const RequestedDeviceScalarProperties = lazySchema(() => ({
   /** Device name: `<vendor>/<type>/<name>`, `<vendor>/<type>` or `<type>`, for example `nvidia/gpu`. */
   Name: Type.String(),
   /** Number of instances wanted. Canonicalization turns an absent count into 1. */
   Count: SafeInteger({ minimum: 0 }),
-};
+}));
 
 /**
  * A device (GPU, FPGA, ...) requested by a task.
  *
  * @since 0.1.0
  */
-export const RequestedDevice = Type.Object({
-  ...RequestedDeviceScalarProperties,
-  /** Constraints on the device's attributes; `null` when none. */
-  Constraints: NullableArray(Constraint),
-  /** Affinities on the device's attributes; `null` when none. */
-  Affinities: NullableArray(Affinity),
-});
+export const RequestedDevice = lazySchema(() =>
+  Type.Object({
+    ...RequestedDeviceScalarProperties,
+    /** Constraints on the device's attributes; `null` when none. */
+    Constraints: NullableArray(Constraint),
+    /** Affinities on the device's attributes; `null` when none. */
+    Affinities: NullableArray(Affinity),
+  }),
+);
 /** A value matching the {@link RequestedDevice} schema. */
 export type RequestedDevice = Static<typeof RequestedDevice>;
 
@@ -35,13 +38,15 @@ export type RequestedDevice = Static<typeof RequestedDevice>;
  *
  * @since 0.1.0
  */
-export const RequestedDeviceInput = Type.Object({
-  ...optionalProperties(RequestedDeviceScalarProperties),
-  /** See {@link RequestedDevice}. */
-  Constraints: Type.Optional(NullableArray(ConstraintInput)),
-  /** See {@link RequestedDevice}. */
-  Affinities: Type.Optional(NullableArray(AffinityInput)),
-});
+export const RequestedDeviceInput = lazySchema(() =>
+  Type.Object({
+    ...optionalProperties(RequestedDeviceScalarProperties),
+    /** See {@link RequestedDevice}. */
+    Constraints: Type.Optional(NullableArray(ConstraintInput)),
+    /** See {@link RequestedDevice}. */
+    Affinities: Type.Optional(NullableArray(AffinityInput)),
+  }),
+);
 /** A value matching the {@link RequestedDeviceInput} schema. */
 export type RequestedDeviceInput = Static<typeof RequestedDeviceInput>;
 
@@ -61,13 +66,15 @@ const ResourcesScalarProperties = {
  *
  * @since 0.1.0
  */
-export const Resources = Type.Object({
-  ...ResourcesScalarProperties,
-  /** Task-level network requests (deprecated in favour of group networks); `null` when none. */
-  Networks: NullableArray(NetworkResource),
-  /** Devices requested; `null` when none. */
-  Devices: NullableArray(RequestedDevice),
-});
+export const Resources = lazySchema(() =>
+  Type.Object({
+    ...ResourcesScalarProperties,
+    /** Task-level network requests (deprecated in favour of group networks); `null` when none. */
+    Networks: NullableArray(NetworkResource),
+    /** Devices requested; `null` when none. */
+    Devices: NullableArray(RequestedDevice),
+  }),
+);
 /** A value matching the {@link Resources} schema. */
 export type Resources = Static<typeof Resources>;
 
@@ -76,12 +83,14 @@ export type Resources = Static<typeof Resources>;
  *
  * @since 0.1.0
  */
-export const ResourcesInput = Type.Object({
-  ...optionalProperties(ResourcesScalarProperties),
-  /** See {@link Resources}. */
-  Networks: Type.Optional(NullableArray(NetworkResourceInput)),
-  /** See {@link Resources}. */
-  Devices: Type.Optional(NullableArray(RequestedDeviceInput)),
-});
+export const ResourcesInput = lazySchema(() =>
+  Type.Object({
+    ...optionalProperties(ResourcesScalarProperties),
+    /** See {@link Resources}. */
+    Networks: Type.Optional(NullableArray(NetworkResourceInput)),
+    /** See {@link Resources}. */
+    Devices: Type.Optional(NullableArray(RequestedDeviceInput)),
+  }),
+);
 /** A value matching the {@link ResourcesInput} schema. */
 export type ResourcesInput = Static<typeof ResourcesInput>;

@@ -5,8 +5,9 @@
  */
 import Type, { type Static } from 'typebox';
 import { Nanoseconds, NullableArray, optionalProperties } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
-const ServiceCheckProperties = {
+const ServiceCheckProperties = lazySchema(() => ({
   /** Name of the check. Canonicalization default: `service: "<service name>" check`. */
   Name: Type.String(),
   /** Kind of check: `http`, `tcp`, `script`, `grpc`. */
@@ -27,14 +28,14 @@ const ServiceCheckProperties = {
   Timeout: Nanoseconds(),
   /** Status before the first run: `passing`, `warning`, `critical`; `""` = `critical`. */
   InitialStatus: Type.String(),
-};
+}));
 
 /**
  * A health check of a {@link Service}.
  *
  * @since 0.1.0
  */
-export const ServiceCheck = Type.Object(ServiceCheckProperties);
+export const ServiceCheck = lazySchema(() => Type.Object(ServiceCheckProperties));
 /** A value matching the {@link ServiceCheck} schema. */
 export type ServiceCheck = Static<typeof ServiceCheck>;
 
@@ -43,29 +44,31 @@ export type ServiceCheck = Static<typeof ServiceCheck>;
  *
  * @since 0.1.0
  */
-export const ServiceCheckInput = Type.Object(optionalProperties(ServiceCheckProperties));
+export const ServiceCheckInput = lazySchema(() => Type.Object(optionalProperties(ServiceCheckProperties)));
 /** A value matching the {@link ServiceCheckInput} schema. */
 export type ServiceCheckInput = Static<typeof ServiceCheckInput>;
 
-const ServiceScalarProperties = {
+const ServiceScalarProperties = lazySchema(() => ({
   /** Name the service is registered under. Canonicalization default: `<job>-<group>` or `<job>-<group>-<task>`. */
   Name: Type.String(),
   /** Label of the port (or a number) the service is reachable on; `""` when none. */
   PortLabel: Type.String(),
-};
+}));
 
 /**
  * A service registered for a task or a group.
  *
  * @since 0.1.0
  */
-export const Service = Type.Object({
-  ...ServiceScalarProperties,
-  /** Tags registered with the service; `null` when none. */
-  Tags: NullableArray(Type.String()),
-  /** Health checks; `null` when none. */
-  Checks: NullableArray(ServiceCheck),
-});
+export const Service = lazySchema(() =>
+  Type.Object({
+    ...ServiceScalarProperties,
+    /** Tags registered with the service; `null` when none. */
+    Tags: NullableArray(Type.String()),
+    /** Health checks; `null` when none. */
+    Checks: NullableArray(ServiceCheck),
+  }),
+);
 /** A value matching the {@link Service} schema. */
 export type Service = Static<typeof Service>;
 
@@ -74,12 +77,14 @@ export type Service = Static<typeof Service>;
  *
  * @since 0.1.0
  */
-export const ServiceInput = Type.Object({
-  ...optionalProperties(ServiceScalarProperties),
-  /** See {@link Service}. */
-  Tags: Type.Optional(NullableArray(Type.String())),
-  /** See {@link Service}. */
-  Checks: Type.Optional(NullableArray(ServiceCheckInput)),
-});
+export const ServiceInput = lazySchema(() =>
+  Type.Object({
+    ...optionalProperties(ServiceScalarProperties),
+    /** See {@link Service}. */
+    Tags: Type.Optional(NullableArray(Type.String())),
+    /** See {@link Service}. */
+    Checks: Type.Optional(NullableArray(ServiceCheckInput)),
+  }),
+);
 /** A value matching the {@link ServiceInput} schema. */
 export type ServiceInput = Static<typeof ServiceInput>;

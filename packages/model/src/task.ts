@@ -34,8 +34,9 @@ import {
   VolumeMount,
   VolumeMountInput,
 } from './task-parts.js';
+import { lazySchema } from './internal/lazy.js';
 
-const ScalingPolicyProperties = {
+const ScalingPolicyProperties = lazySchema(() => ({
   /** ID of the policy (a UUID) once stored; `""` before. */
   ID: Type.String(),
   /** Kind of scaling: `horizontal` (group count) or a vertical kind on tasks. Default `horizontal`. */
@@ -50,14 +51,14 @@ const ScalingPolicyProperties = {
   Policy: Nullable(Type.Record(Type.String(), Type.Unknown())),
   /** Whether the policy is active. Default `true`. */
   Enabled: Type.Boolean(),
-};
+}));
 
 /**
  * A scaling policy of a group (`Scaling`) or a task (`ScalingPolicies`).
  *
  * @since 0.1.0
  */
-export const ScalingPolicy = Type.Object(ScalingPolicyProperties);
+export const ScalingPolicy = lazySchema(() => Type.Object(ScalingPolicyProperties));
 /** A value matching the {@link ScalingPolicy} schema. */
 export type ScalingPolicy = Static<typeof ScalingPolicy>;
 
@@ -66,11 +67,11 @@ export type ScalingPolicy = Static<typeof ScalingPolicy>;
  *
  * @since 0.1.0
  */
-export const ScalingPolicyInput = Type.Object(optionalProperties(ScalingPolicyProperties));
+export const ScalingPolicyInput = lazySchema(() => Type.Object(optionalProperties(ScalingPolicyProperties)));
 /** A value matching the {@link ScalingPolicyInput} schema. */
 export type ScalingPolicyInput = Static<typeof ScalingPolicyInput>;
 
-const TaskScalarProperties = {
+const TaskScalarProperties = lazySchema(() => ({
   /** Name of the task, unique within its group. */
   Name: Type.String({ minLength: 1 }),
   /** Task driver that runs it, for example `mock`, `raw_exec`, `exec`, `docker`. */
@@ -93,46 +94,48 @@ const TaskScalarProperties = {
   Leader: Type.Boolean(),
   /** Delay between deregistering the task's services and killing it, in nanoseconds. Default 0. */
   ShutdownDelay: Nanoseconds(),
-};
+}));
 
 /**
  * A task: one process (or container) run by a driver, as stored by the service.
  *
  * @since 0.1.0
  */
-export const Task = Type.Object({
-  ...TaskScalarProperties,
-  /** Services registered for the task; `null` when none. */
-  Services: NullableArray(Service),
-  /** Templates rendered for the task; `null` when none. */
-  Templates: NullableArray(Template),
-  /** Constraints of the task; `null` when none. */
-  Constraints: NullableArray(Constraint),
-  /** Affinities of the task; `null` when none. */
-  Affinities: NullableArray(Affinity),
-  /** Spreads of the task; `null` when none. */
-  Spreads: NullableArray(Spread),
-  /** Resources the task asks for. */
-  Resources: Resources,
-  /** Restart policy of the task (the group's policy merged with the task's own). */
-  RestartPolicy: Nullable(RestartPolicy),
-  /** Where a dispatch payload is written; `null` when the task takes none. */
-  DispatchPayload: Nullable(DispatchPayload),
-  /** Lifecycle hook; `null` for a main task. */
-  Lifecycle: Nullable(Lifecycle),
-  /** Log rotation of the task. */
-  LogConfig: Nullable(LogConfig),
-  /** Artifacts downloaded before the task starts; `null` when none. */
-  Artifacts: NullableArray(Artifact),
-  /** Storage plugin the task provides; `null` when none. */
-  CSIPluginConfig: Nullable(TaskCsiPluginConfig),
-  /** Task scaling policies; `null` when none. */
-  ScalingPolicies: NullableArray(ScalingPolicy),
-  /** Group volumes mounted into the task; `null` when none. */
-  VolumeMounts: NullableArray(VolumeMount),
-  /** Secrets-service integration block; `null` when the task gets no secrets token. */
-  Secrets: Nullable(TaskSecrets),
-});
+export const Task = lazySchema(() =>
+  Type.Object({
+    ...TaskScalarProperties,
+    /** Services registered for the task; `null` when none. */
+    Services: NullableArray(Service),
+    /** Templates rendered for the task; `null` when none. */
+    Templates: NullableArray(Template),
+    /** Constraints of the task; `null` when none. */
+    Constraints: NullableArray(Constraint),
+    /** Affinities of the task; `null` when none. */
+    Affinities: NullableArray(Affinity),
+    /** Spreads of the task; `null` when none. */
+    Spreads: NullableArray(Spread),
+    /** Resources the task asks for. */
+    Resources: Resources,
+    /** Restart policy of the task (the group's policy merged with the task's own). */
+    RestartPolicy: Nullable(RestartPolicy),
+    /** Where a dispatch payload is written; `null` when the task takes none. */
+    DispatchPayload: Nullable(DispatchPayload),
+    /** Lifecycle hook; `null` for a main task. */
+    Lifecycle: Nullable(Lifecycle),
+    /** Log rotation of the task. */
+    LogConfig: Nullable(LogConfig),
+    /** Artifacts downloaded before the task starts; `null` when none. */
+    Artifacts: NullableArray(Artifact),
+    /** Storage plugin the task provides; `null` when none. */
+    CSIPluginConfig: Nullable(TaskCsiPluginConfig),
+    /** Task scaling policies; `null` when none. */
+    ScalingPolicies: NullableArray(ScalingPolicy),
+    /** Group volumes mounted into the task; `null` when none. */
+    VolumeMounts: NullableArray(VolumeMount),
+    /** Secrets-service integration block; `null` when the task gets no secrets token. */
+    Secrets: Nullable(TaskSecrets),
+  }),
+);
 /** A value matching the {@link Task} schema. */
 export type Task = Static<typeof Task>;
 
@@ -142,42 +145,44 @@ export type Task = Static<typeof Task>;
  *
  * @since 0.1.0
  */
-export const TaskInput = Type.Object({
-  ...optionalProperties(TaskScalarProperties),
-  /** See {@link Task}. Required, non-empty. */
-  Name: TaskScalarProperties.Name,
-  /** See {@link Task}. Required, non-empty. */
-  Driver: TaskScalarProperties.Driver,
-  /** See {@link Task}. */
-  Services: Type.Optional(NullableArray(ServiceInput)),
-  /** See {@link Task}. */
-  Templates: Type.Optional(NullableArray(TemplateInput)),
-  /** See {@link Task}. */
-  Constraints: Type.Optional(NullableArray(ConstraintInput)),
-  /** See {@link Task}. */
-  Affinities: Type.Optional(NullableArray(AffinityInput)),
-  /** See {@link Task}. */
-  Spreads: Type.Optional(NullableArray(SpreadInput)),
-  /** See {@link Task}. */
-  Resources: Type.Optional(Nullable(ResourcesInput)),
-  /** See {@link Task}. */
-  RestartPolicy: Type.Optional(Nullable(RestartPolicyInput)),
-  /** See {@link Task}. */
-  DispatchPayload: Type.Optional(Nullable(DispatchPayloadInput)),
-  /** See {@link Task}. */
-  Lifecycle: Type.Optional(Nullable(LifecycleInput)),
-  /** See {@link Task}. */
-  LogConfig: Type.Optional(Nullable(LogConfigInput)),
-  /** See {@link Task}. */
-  Artifacts: Type.Optional(NullableArray(ArtifactInput)),
-  /** See {@link Task}. */
-  CSIPluginConfig: Type.Optional(Nullable(TaskCsiPluginConfigInput)),
-  /** See {@link Task}. */
-  ScalingPolicies: Type.Optional(NullableArray(ScalingPolicyInput)),
-  /** See {@link Task}. */
-  VolumeMounts: Type.Optional(NullableArray(VolumeMountInput)),
-  /** See {@link Task}. */
-  Secrets: Type.Optional(Nullable(TaskSecretsInput)),
-});
+export const TaskInput = lazySchema(() =>
+  Type.Object({
+    ...optionalProperties(TaskScalarProperties),
+    /** See {@link Task}. Required, non-empty. */
+    Name: TaskScalarProperties.Name,
+    /** See {@link Task}. Required, non-empty. */
+    Driver: TaskScalarProperties.Driver,
+    /** See {@link Task}. */
+    Services: Type.Optional(NullableArray(ServiceInput)),
+    /** See {@link Task}. */
+    Templates: Type.Optional(NullableArray(TemplateInput)),
+    /** See {@link Task}. */
+    Constraints: Type.Optional(NullableArray(ConstraintInput)),
+    /** See {@link Task}. */
+    Affinities: Type.Optional(NullableArray(AffinityInput)),
+    /** See {@link Task}. */
+    Spreads: Type.Optional(NullableArray(SpreadInput)),
+    /** See {@link Task}. */
+    Resources: Type.Optional(Nullable(ResourcesInput)),
+    /** See {@link Task}. */
+    RestartPolicy: Type.Optional(Nullable(RestartPolicyInput)),
+    /** See {@link Task}. */
+    DispatchPayload: Type.Optional(Nullable(DispatchPayloadInput)),
+    /** See {@link Task}. */
+    Lifecycle: Type.Optional(Nullable(LifecycleInput)),
+    /** See {@link Task}. */
+    LogConfig: Type.Optional(Nullable(LogConfigInput)),
+    /** See {@link Task}. */
+    Artifacts: Type.Optional(NullableArray(ArtifactInput)),
+    /** See {@link Task}. */
+    CSIPluginConfig: Type.Optional(Nullable(TaskCsiPluginConfigInput)),
+    /** See {@link Task}. */
+    ScalingPolicies: Type.Optional(NullableArray(ScalingPolicyInput)),
+    /** See {@link Task}. */
+    VolumeMounts: Type.Optional(NullableArray(VolumeMountInput)),
+    /** See {@link Task}. */
+    Secrets: Type.Optional(Nullable(TaskSecretsInput)),
+  }),
+);
 /** A value matching the {@link TaskInput} schema. */
 export type TaskInput = Static<typeof TaskInput>;

@@ -7,6 +7,7 @@ import Type, { type Static } from 'typebox';
 
 import { Allocation } from './allocation.js';
 import { Nullable, NullableArray, StringMap, SafeInteger } from './internal/schema.js';
+import { lazySchema } from './internal/lazy.js';
 
 /**
  * Access modes of a storage volume.
@@ -42,7 +43,7 @@ export const CsiVolumeAttachmentMode = {
 /** One of the values of {@link CsiVolumeAttachmentMode}. */
 export type CsiVolumeAttachmentMode = (typeof CsiVolumeAttachmentMode)[keyof typeof CsiVolumeAttachmentMode];
 
-const CsiVolumeListProperties = {
+const CsiVolumeListProperties = lazySchema(() => ({
   /** Volume ID, unique within its namespace. */
   ID: Type.String(),
   /** Display name. */
@@ -79,14 +80,14 @@ const CsiVolumeListProperties = {
   CreateIndex: SafeInteger({ minimum: 0 }),
   /** Raft index of the last change. */
   ModifyIndex: SafeInteger({ minimum: 0 }),
-};
+}));
 
 /**
  * An item of the volume list: the volume fields without `Allocations`, `ReadAllocs`, `WriteAllocs` and `Version`.
  *
  * @since 0.1.0
  */
-export const CsiVolumeListStub = Type.Object(CsiVolumeListProperties);
+export const CsiVolumeListStub = lazySchema(() => Type.Object(CsiVolumeListProperties));
 /** A value matching the {@link CsiVolumeListStub} schema. */
 export type CsiVolumeListStub = Static<typeof CsiVolumeListStub>;
 
@@ -95,17 +96,19 @@ export type CsiVolumeListStub = Static<typeof CsiVolumeListStub>;
  *
  * @since 0.1.0
  */
-export const CsiVolume = Type.Object({
-  ...CsiVolumeListProperties,
-  /** Version of the plugin's provider. */
-  Version: Type.String(),
-  /** Allocations claiming the volume (without their `Job`); empty when none. */
-  Allocations: Type.Array(Allocation),
-  /** Read claims keyed by allocation ID; the entry value is the claiming allocation or `null`. */
-  ReadAllocs: Nullable(Type.Record(Type.String(), Type.Unknown())),
-  /** Write claims keyed by allocation ID; the entry value is the claiming allocation or `null`. */
-  WriteAllocs: Nullable(Type.Record(Type.String(), Type.Unknown())),
-});
+export const CsiVolume = lazySchema(() =>
+  Type.Object({
+    ...CsiVolumeListProperties,
+    /** Version of the plugin's provider. */
+    Version: Type.String(),
+    /** Allocations claiming the volume (without their `Job`); empty when none. */
+    Allocations: Type.Array(Allocation),
+    /** Read claims keyed by allocation ID; the entry value is the claiming allocation or `null`. */
+    ReadAllocs: Nullable(Type.Record(Type.String(), Type.Unknown())),
+    /** Write claims keyed by allocation ID; the entry value is the claiming allocation or `null`. */
+    WriteAllocs: Nullable(Type.Record(Type.String(), Type.Unknown())),
+  }),
+);
 /** A value matching the {@link CsiVolume} schema. */
 export type CsiVolume = Static<typeof CsiVolume>;
 
@@ -114,54 +117,56 @@ export type CsiVolume = Static<typeof CsiVolume>;
  *
  * @since 0.1.0
  */
-export const CsiVolumeInput = Type.Object({
-  /** Volume ID. Required, non-empty. */
-  ID: Type.String({ minLength: 1 }),
-  /** Display name. Absent = the `ID`. */
-  Name: Type.Optional(Type.String()),
-  /** Namespace. Absent = the request's namespace. */
-  Namespace: Type.Optional(Type.String()),
-  /** ID in the storage provider. Absent = the `ID`. */
-  ExternalID: Type.Optional(Type.String()),
-  /** Topologies; absent or `null` = unrestricted. */
-  Topologies: Type.Optional(NullableArray(StringMap)),
-  /** Access mode; absent = `""` (decided at claim time). */
-  AccessMode: Type.Optional(Type.Enum(CsiVolumeAccessMode)),
-  /** Attachment mode; absent = `""` (decided at claim time). */
-  AttachmentMode: Type.Optional(Type.Enum(CsiVolumeAttachmentMode)),
-  /** ID of the storage plugin. Absent = `""`. */
-  PluginID: Type.Optional(Type.String()),
-  /** File system mount options (`FSType`, `MountFlags`); absent or `null` = the plugin's defaults. */
-  MountOptions: Type.Optional(
-    Nullable(
-      Type.Object({
-        /** File system type, e.g. `ext4`. */
-        FSType: Type.Optional(Type.String()),
-        /** Mount flags, e.g. `noatime`. */
-        MountFlags: Type.Optional(NullableArray(Type.String())),
-      }),
+export const CsiVolumeInput = lazySchema(() =>
+  Type.Object({
+    /** Volume ID. Required, non-empty. */
+    ID: Type.String({ minLength: 1 }),
+    /** Display name. Absent = the `ID`. */
+    Name: Type.Optional(Type.String()),
+    /** Namespace. Absent = the request's namespace. */
+    Namespace: Type.Optional(Type.String()),
+    /** ID in the storage provider. Absent = the `ID`. */
+    ExternalID: Type.Optional(Type.String()),
+    /** Topologies; absent or `null` = unrestricted. */
+    Topologies: Type.Optional(NullableArray(StringMap)),
+    /** Access mode; absent = `""` (decided at claim time). */
+    AccessMode: Type.Optional(Type.Enum(CsiVolumeAccessMode)),
+    /** Attachment mode; absent = `""` (decided at claim time). */
+    AttachmentMode: Type.Optional(Type.Enum(CsiVolumeAttachmentMode)),
+    /** ID of the storage plugin. Absent = `""`. */
+    PluginID: Type.Optional(Type.String()),
+    /** File system mount options (`FSType`, `MountFlags`); absent or `null` = the plugin's defaults. */
+    MountOptions: Type.Optional(
+      Nullable(
+        Type.Object({
+          /** File system type, e.g. `ext4`. */
+          FSType: Type.Optional(Type.String()),
+          /** Mount flags, e.g. `noatime`. */
+          MountFlags: Type.Optional(NullableArray(Type.String())),
+        }),
+      ),
     ),
-  ),
-  /** Secrets handed to the plugin; never shown by a read. Absent = `null`. */
-  Secrets: Type.Optional(Nullable(StringMap)),
-  /** Parameters handed to the plugin. Absent = `null`. */
-  Parameters: Type.Optional(Nullable(StringMap)),
-  /** Context of the volume in the storage provider. Absent = `null`. */
-  Context: Type.Optional(Nullable(StringMap)),
-  /** Capacity in bytes. Absent = 0 (unknown). */
-  Capacity: Type.Optional(SafeInteger({ minimum: 0 })),
-  /** Access and attachment modes the volume must support; absent or `null` = none asked for. */
-  RequestedCapabilities: Type.Optional(
-    NullableArray(
-      Type.Object({
-        /** See {@link CsiVolumeAccessMode}. */
-        AccessMode: Type.Optional(Type.Enum(CsiVolumeAccessMode)),
-        /** See {@link CsiVolumeAttachmentMode}. */
-        AttachmentMode: Type.Optional(Type.Enum(CsiVolumeAttachmentMode)),
-      }),
+    /** Secrets handed to the plugin; never shown by a read. Absent = `null`. */
+    Secrets: Type.Optional(Nullable(StringMap)),
+    /** Parameters handed to the plugin. Absent = `null`. */
+    Parameters: Type.Optional(Nullable(StringMap)),
+    /** Context of the volume in the storage provider. Absent = `null`. */
+    Context: Type.Optional(Nullable(StringMap)),
+    /** Capacity in bytes. Absent = 0 (unknown). */
+    Capacity: Type.Optional(SafeInteger({ minimum: 0 })),
+    /** Access and attachment modes the volume must support; absent or `null` = none asked for. */
+    RequestedCapabilities: Type.Optional(
+      NullableArray(
+        Type.Object({
+          /** See {@link CsiVolumeAccessMode}. */
+          AccessMode: Type.Optional(Type.Enum(CsiVolumeAccessMode)),
+          /** See {@link CsiVolumeAttachmentMode}. */
+          AttachmentMode: Type.Optional(Type.Enum(CsiVolumeAttachmentMode)),
+        }),
+      ),
     ),
-  ),
-});
+  }),
+);
 /** A value matching the {@link CsiVolumeInput} schema. */
 export type CsiVolumeInput = Static<typeof CsiVolumeInput>;
 
@@ -170,10 +175,12 @@ export type CsiVolumeInput = Static<typeof CsiVolumeInput>;
  *
  * @since 0.1.0
  */
-export const CsiVolumeRegisterRequest = Type.Object({
-  /** The volumes to register (at least one). */
-  Volumes: Type.Array(CsiVolumeInput, { minItems: 1 }),
-});
+export const CsiVolumeRegisterRequest = lazySchema(() =>
+  Type.Object({
+    /** The volumes to register (at least one). */
+    Volumes: Type.Array(CsiVolumeInput, { minItems: 1 }),
+  }),
+);
 /** A value matching the {@link CsiVolumeRegisterRequest} schema. */
 export type CsiVolumeRegisterRequest = Static<typeof CsiVolumeRegisterRequest>;
 
@@ -182,9 +189,11 @@ export type CsiVolumeRegisterRequest = Static<typeof CsiVolumeRegisterRequest>;
  *
  * @since 0.1.0
  */
-export const CsiVolumeWriteResponse = Type.Object({
-  /** Raft index of the write. */
-  Index: SafeInteger({ minimum: 0 }),
-});
+export const CsiVolumeWriteResponse = lazySchema(() =>
+  Type.Object({
+    /** Raft index of the write. */
+    Index: SafeInteger({ minimum: 0 }),
+  }),
+);
 /** A value matching the {@link CsiVolumeWriteResponse} schema. */
 export type CsiVolumeWriteResponse = Static<typeof CsiVolumeWriteResponse>;

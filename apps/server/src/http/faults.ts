@@ -7,17 +7,14 @@
  * @packageDocumentation
  */
 import type { ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isFlagSet, isUpgrade } from './app.js';
-import { HttpError } from './errors.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerFaultControl } from './fault-control.js';
+import { type ActiveRule, type FaultState, onRequest, type OpenRequest } from './fault-hook.js';
 import {
   FaultRuleError,
   checkFaultFilter,
   checkFaultRule,
   faultMatches,
-  type CheckedFaultRule,
   type FaultFilter,
   type FaultRule,
   type FaultService,
@@ -132,31 +129,6 @@ export interface FaultInjector extends ServerFaults {
   quiet(): boolean;
 }
 
-/** Paths no fault applies to: the control endpoint. */
-export const FAULT_CONTROL_PREFIX = '/v1/sked/';
-
-/** Scheduling service paths a missing leader does not affect: answered by a node, or ours. */
-const LEADER_FREE = /^\/v1\/(client\/|openapi\.json$|sked\/)/;
-
-interface ActiveRule {
-  readonly id: string;
-  readonly rule: CheckedFaultRule;
-  matched: number;
-  applied: number;
-}
-
-interface OpenRequest {
-  readonly service: FaultService;
-  readonly method: string;
-  readonly path: string;
-  readonly socket: Socket;
-}
-
-const pathOf = (url: string): string => {
-  const at = url.indexOf('?');
-  return at < 0 ? url : url.slice(0, at);
-};
-
 function snapshot(active: ActiveRule): FaultSnapshot {
   const { rule } = active;
   return {
@@ -176,119 +148,13 @@ function snapshot(active: ActiveRule): FaultSnapshot {
   };
 }
 
-/** Waits `ms`, or less when the client goes (the response closes) or the server closes. */
-function pause(ms: number, response: ServerResponse, closing: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      response.off('close', done);
-      closing.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    response.once('close', done);
-    closing.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** The injector's state, shared by its functions. */
-interface FaultState {
-  readonly rules: ActiveRule[];
-  readonly open: Set<OpenRequest>;
-  readonly closing: AbortController;
-  leaderlessSince: number | undefined;
-}
-
-/** Counts a request against every rule; the rules whose turn it is. */
-function triggered(state: FaultState, request: Omit<OpenRequest, 'socket'>): CheckedFaultRule[] {
-  const out: CheckedFaultRule[] = [];
-  for (const active of state.rules) {
-    if (!faultMatches(active.rule, request)) continue;
-    active.matched++;
-    if (active.matched >= active.rule.nth && active.applied < active.rule.times) {
-      active.applied++;
-      out.push(active.rule);
-    }
-  }
-  return out;
-}
-
-/**
- * Keeps an open request (for drops) until its answer ends: the response's `close` comes when it is
- * sent or when its connection ends (the WebSocket plugin's response is bound to the socket too). No
- * listener goes on the socket itself, which a keep-alive or pipelining client shares between requests.
- */
-function track(state: FaultState, reply: FastifyReply, entry: OpenRequest): void {
-  state.open.add(entry);
-  reply.raw.once('close', () => state.open.delete(entry));
-}
-
-/** Answers a request with a rule's status, body and headers (errors in the listener's format). */
-function answer(request: FastifyRequest, reply: FastifyReply, rule: CheckedFaultRule): FastifyReply {
-  if (isUpgrade(request.headers)) {
-    // a refused upgrade's socket belongs to no HTTP connection the server would close: end it
-    void reply.header('connection', 'close');
-    reply.raw.once('finish', () => request.raw.socket.destroy());
-  }
-  for (const [name, value] of Object.entries(rule.headers)) void reply.header(name, value);
-  const status = rule.status ?? 500;
-  if (rule.body === undefined && status >= 400) throw new HttpError(status, 'injected fault');
-  void reply.code(status);
-  if (rule.body === undefined) return reply.send();
-  const json = typeof rule.body !== 'string';
-  if (!reply.hasHeader('content-type'))
-    void reply.type(json ? 'application/json' : 'text/plain; charset=utf-8');
-  return reply.send(json ? JSON.stringify(rule.body) : rule.body);
-}
-
-/** The hook: latency, then an answer, a cut or the leaderless 500, else the request goes on. */
-async function onRequest(
-  state: FaultState,
-  listener: FaultListenerOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply | undefined> {
-  const { service } = listener;
-  const path = pathOf(request.url);
-  if (path.startsWith(FAULT_CONTROL_PREFIX)) return undefined;
-  const entry: OpenRequest = { service, method: request.method, path, socket: request.raw.socket };
-  track(state, reply, entry);
-  const due = state.rules.length === 0 ? [] : triggered(state, entry);
-  const delayMs = due.reduce((sum, rule) => sum + rule.delayMs, 0);
-  if (delayMs > 0) await pause(delayMs, reply.raw, state.closing.signal);
-  if (entry.socket.destroyed) {
-    reply.hijack();
-    return reply;
-  }
-  const terminal = due.find((rule) => rule.reset || rule.status !== undefined);
-  if (terminal?.reset === true) {
-    reply.hijack();
-    entry.socket.destroy();
-    return reply;
-  }
-  if (terminal !== undefined) return answer(request, reply, terminal);
-  if (
-    service === 'scheduler' &&
-    state.leaderlessSince !== undefined &&
-    !LEADER_FREE.test(path) &&
-    listener.forwarded?.(request) !== true
-  ) {
-    const read = request.method === 'GET' || request.method === 'HEAD';
-    const query = request.query as Record<string, unknown> | undefined;
-    if (!read || !isFlagSet(query?.['stale'])) {
-      return reply.code(500).type('text/plain; charset=utf-8').send('No cluster leader');
-    }
-  }
-  return undefined;
-}
-
 /** Cuts the connections of the open requests a filter selects. */
 function dropWhere(state: FaultState, filter: FaultFilter | undefined): number {
   const checked = checkFaultFilter(filter);
   let dropped = 0;
-  for (const entry of state.open) {
+  for (const [response, entry] of state.open) {
     if (!faultMatches(checked, entry)) continue;
-    state.open.delete(entry);
+    state.open.delete(response);
     entry.socket.destroy();
     dropped++;
   }
@@ -302,7 +168,7 @@ function install(
   app: FastifyInstance,
   listener: FaultListenerOptions,
 ): void {
-  app.addHook('onRequest', (request, reply) => onRequest(state, listener, request, reply));
+  app.addHook('onRequest', (request, reply, done) => onRequest(state, listener, request, reply, done));
   if (listener.service === 'scheduler') {
     // a stale read while leaderless: the read headers say so
     app.addHook('onSend', (_request, reply, payload, done) => {
@@ -345,9 +211,13 @@ function handleOf(active: ActiveRule, remove: (id: string) => boolean): FaultHan
  * @returns The injector, with no rule and a leader.
  */
 export function createFaultInjector(options: { readonly control?: boolean } = {}): FaultInjector {
+  const open = new Map<ServerResponse, OpenRequest>();
   const state: FaultState = {
     rules: [],
-    open: new Set(),
+    open,
+    untrack(this: ServerResponse) {
+      open.delete(this);
+    },
     closing: new AbortController(),
     leaderlessSince: undefined,
   };
@@ -390,3 +260,5 @@ export function createFaultInjector(options: { readonly control?: boolean } = {}
   };
   return faults;
 }
+
+export { FAULT_CONTROL_PREFIX } from './fault-hook.js';

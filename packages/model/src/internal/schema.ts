@@ -13,6 +13,7 @@ import Type, {
   type TSchema,
   type TUnion,
 } from 'typebox';
+import { lazySchema } from './lazy.js';
 
 /**
  * `schema | null`: the service writes `null` for absent objects, maps and lists.
@@ -28,7 +29,7 @@ export function Nullable<T extends TSchema>(schema: T): TUnion<[T, TNull]> {
  *
  * @internal
  */
-export const StringMap = Type.Record(Type.String(), Type.String());
+export const StringMap = lazySchema(() => Type.Record(Type.String(), Type.String()));
 
 /**
  * A nullable list of `item`.
