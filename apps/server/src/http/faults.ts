@@ -261,4 +261,3 @@ export function createFaultInjector(options: { readonly control?: boolean } = {}
   return faults;
 }
 
-export { FAULT_CONTROL_PREFIX } from './fault-hook.js';
