@@ -260,4 +260,3 @@ export function createFaultInjector(options: { readonly control?: boolean } = {}
   };
   return faults;
 }
-
