@@ -153,6 +153,15 @@ describe('makeWideJob', () => {
     }
     expect(makeWideJob('none', 0).TaskGroups).toEqual([]);
   });
+
+  it.each([-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, 100_001])(
+    'refuses %s groups, naming the range',
+    (groups) => {
+      expect(() => makeWideJob('bad', groups)).toThrow(
+        new RangeError(`makeWideJob: groups must be a whole number from 0 to 100000, got ${String(groups)}`),
+      );
+    },
+  );
 });
 
 describe('properties', () => {

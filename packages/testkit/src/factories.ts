@@ -74,15 +74,24 @@ export function makeJob(overrides: JobOverrides = {}): JobInput {
   };
 }
 
+/** The most groups {@link makeWideJob} builds (far beyond any job the server accepts). */
+const MAX_WIDE_GROUPS = 100_000;
+
 /**
  * A wide service job: `groups` task groups `group-0`, `group-1`, ... of `Count` 1, each one
  * {@link makeTask} of 10 MHz and 10 MB running for an hour, so that every allocation fits on a few
  * nodes. The large-job route test and the placement benchmark place it.
  * @param id - The job's `ID` and `Name`.
- * @param groups - How many task groups.
+ * @param groups - How many task groups: a whole number from 0 to 100,000.
  * @returns The job, typed as the model's {@link JobInput}.
+ * @throws RangeError when `groups` is not a whole number in that range.
  */
 export function makeWideJob(id: string, groups: number): JobInput {
+  if (!Number.isInteger(groups) || groups < 0 || groups > MAX_WIDE_GROUPS) {
+    throw new RangeError(
+      `makeWideJob: groups must be a whole number from 0 to ${MAX_WIDE_GROUPS}, got ${String(groups)}`,
+    );
+  }
   const task = (): TaskInput => makeTask({ Config: { run_for: '1h' }, Resources: { CPU: 10, MemoryMB: 10 } });
   return makeJob({
     ID: id,
