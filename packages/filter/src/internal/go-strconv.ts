@@ -140,6 +140,12 @@ const HEX_FLOAT = /^([+-]?)0[xX]([0-9a-fA-F]*)(?:\.([0-9a-fA-F]*))?[pP]([+-]?\d+
  * @internal
  */
 export function goParseFloat(input: string): GoParse<number> {
+  // Every literal starts (after a sign) with a digit, a point, or the i/n of inf and nan: most
+  // filter values are words, refused here without the case folding and the patterns below.
+  const first = input.charCodeAt(input.startsWith('+') || input.startsWith('-') ? 1 : 0);
+  if (!(first >= 48 && first <= 57) && first !== 46 && (first | 32) !== 105 && (first | 32) !== 110) {
+    return SYNTAX;
+  }
   const lower = input.toLowerCase();
   switch (lower) {
     case 'nan':
