@@ -5,11 +5,13 @@ import { compileRegex } from './internal/regex.js';
 import { walk } from './internal/walk.js';
 import { EMPTY_SCOPE, type Context } from './lookup.js';
 import { type CompileOptions, resolveLimits } from './options.js';
-import { parseText, sourceOf } from './parse.js';
+import { lex, parseText, sourceOf } from './parse.js';
+import { instantiate } from './runtime.js';
+import { fromShape, rememberShape, shapeOfTokens } from './shapes.js';
 import { shapeOf } from './schema.js';
 
 import { canGenerate } from './codegen.js';
-import { generateFilter } from './generate.js';
+import { generateFilter, generateShaped } from './generate.js';
 
 export { setCodegen } from './codegen.js';
 
@@ -143,6 +145,9 @@ const byText = new Map<string, FilterPredicate>();
  * predicate: a cold 20-clause compile cost 42 µs instead of 33 µs.
  */
 const probation = new Map<string, FilterPredicate>();
+/** The texts on probation, in a ring: the oldest goes without a Map iterator. */
+const probationRing: (string | undefined)[] = Array.from({ length: TEXT_PROBATION_SIZE }, () => undefined);
+let probationNext = 0;
 
 function remember(text: string, predicate: FilterPredicate): void {
   if (byText.size >= TEXT_CACHE_SIZE) byText.delete(byText.keys().next().value as string);
@@ -193,10 +198,37 @@ export function compileFilter(textOrAst: string | Expression, options?: CompileO
     remember(textOrAst, again);
     return again;
   }
-  const compiled = compileUncached(textOrAst, undefined);
-  if (probation.size >= TEXT_PROBATION_SIZE) probation.delete(probation.keys().next().value as string);
+  const compiled = compileText(textOrAst);
+  const oldest = probationRing[probationNext];
+  if (oldest !== undefined) probation.delete(oldest);
+  probationRing[probationNext] = textOrAst;
+  probationNext = (probationNext + 1) % TEXT_PROBATION_SIZE;
   probation.set(textOrAst, compiled);
   return compiled;
+}
+
+/**
+ * Text compiled without options: from the factory of its shape when a filter of the same shape
+ * was compiled before (shapes.ts), otherwise in full, remembering its shape.
+ */
+const DEFAULT_LIMITS = resolveLimits(undefined);
+
+function compileText(text: string): FilterPredicate {
+  const limits = DEFAULT_LIMITS;
+  const lexed = text.length <= limits.maxLength ? lex(text, limits.maxDepth) : undefined;
+  if (lexed === undefined || lexed.diagnostics.length > 0 || lexed.tokens.length === 0) {
+    return compileUncached(text, undefined); // its diagnostics
+  }
+  const shaped = shapeOfTokens(text, lexed.tokens);
+  const again = fromShape(text, shaped);
+  if (again !== undefined) return again;
+  const parsed = parseText(text, undefined, lexed);
+  if (!parsed.ok) throw new FilterSyntaxError(text, parsed.diagnostics);
+  const ctx: Context = { source: text, unknownSet: false, unknownValue: undefined, schema: undefined };
+  const made = generateShaped(parsed.ast, ctx);
+  if (made === undefined) return compileExpr(parsed.ast, EMPTY_SCOPE, ctx) as unknown as FilterPredicate;
+  rememberShape(shaped, made.factory, made.steps);
+  return instantiate(made.factory, made.consts);
 }
 
 function compileUncached(

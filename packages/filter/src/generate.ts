@@ -13,12 +13,11 @@ import { bindingScope, compileCollection, compileExpr, compileMatch, numericCons
 import { cachedFactory } from './codegen.js';
 import { compileRegex } from './internal/regex.js';
 import { flatten } from './internal/walk.js';
-import { ownObjectValue, ownValue } from './readers.js';
-import { type Context, EMPTY_SCOPE, type Env, type Pred, type Scope, typedSelector } from './lookup.js';
-import { BY_TYPE, EXITS, RARE } from './runtime.js';
+import { type Context, EMPTY_SCOPE, type Pred, type Scope, typedSelector } from './lookup.js';
+import { type Factory, instantiate, makeFactory, RARE } from './runtime.js';
+import type { Step } from './shapes.js';
 import { intern, MISSING_DEFAULT, NEGATED } from './values.js';
 
-const EMPTY_ENV: Env = Object.freeze([]);
 /** Most clauses generated into one function (larger filters use closures). */
 const MAX_CLAUSES = 256;
 /** Deepest `any`/`all` nesting generated inline (deeper ones run their generic closure). */
@@ -38,6 +37,8 @@ interface Local {
 interface Gen {
   readonly ctx: Context;
   readonly consts: unknown[];
+  /** How each constant is made from the literals (shapes.ts); undefined once one is not. */
+  steps: Step[] | undefined;
   clauses: number;
   labels: number;
 }
@@ -53,10 +54,16 @@ interface At {
 
 class GiveUp extends Error {}
 
-function konst(g: Gen, value: unknown): string {
+/** A constant of the generated code; `step` says how to make it again from other literals. */
+function konst(g: Gen, value: unknown, step?: Step): string {
   g.consts.push(value);
+  if (step === undefined) g.steps = undefined;
+  else g.steps?.push(step);
   return `k${g.consts.length - 1}`;
 }
+
+/** Where the value of a clause was written (a literal token starts there), -1 for none. */
+const literalAt = (node: MatchNode): number => node.value?.span.start ?? -1;
 
 function lazy(make: () => Pred): Pred {
   let p: Pred | undefined;
@@ -138,25 +145,25 @@ function read(
   // A missing key under an object reached in two or more segments takes the operator's default:
   // tested before `then`, so a missing key (most items, for a key few maps have) is decided first.
   const canMiss = miss !== undefined && (rest.length === 2 || base !== 'r');
-  // The object test of a missing key is written without calls (they would be unreached in most
-  // filters, see RARE): an object whose `length` reads as undefined is no array; its `length` is read
-  // with the key, where V8 folds it away for the shapes it has seen.
-  const missing = (o: string): string =>
-    canMiss
-      ? `if (v === undefined) { if (z === undefined && typeof ${o} === 'object') { ${miss} } else { ${slow} } } else `
-      : '';
-  const size = (o: string): string => (canMiss ? ` z = ${o}.length;` : '');
+  // The object test of a missing key is written without calls or type tests (see RARE; a `typeof`
+  // cost a tenth of the plain closure's speed): `z` says the value is a plain object (no `length`,
+  // so no array, string or function; Object.prototype's `valueOf`, so no number, boolean or other
+  // primitive). It is read with the key, where V8 folds both reads away for the shapes it has seen;
+  // a map with a `length` or `valueOf` key of its own gives up to the closure.
+  const missing = canMiss ? `if (v === undefined) { if (z) { ${miss} } else { ${slow} } } else ` : '';
+  const size = (o: string): string =>
+    canMiss ? ` z = ${o}.length === undefined && ${o}.valueOf === V;` : '';
   if (rest.length === 1) {
-    return `${load('v', base, rest[0] as string)}${size(base)} ${missing(base)}${then} else { ${slow} }`;
+    return `${load('v', base, rest[0] as string)}${size(base)} ${missing}${then} else { ${slow} }`;
   }
   const mid = load('m', base, rest[0] as string);
-  return `${mid} ${load('v', 'm', rest[1] as string)}${size('m')} ${missing('m')}${then} else { ${slow} }`;
+  return `${mid} ${load('v', 'm', rest[1] as string)}${size('m')} ${missing}${then} else { ${slow} }`;
 }
 
 /** `if (...) {...} else if (...) {...}` deciding the operator on `v`; the caller appends the else. */
 function decide(g: Gen, node: MatchNode, number: { ok: boolean; value: number }): string | undefined {
   const raw = node.value?.raw ?? '';
-  const K = konst(g, intern(raw));
+  const K = konst(g, intern(raw), { make: 'intern', at: [literalAt(node)], value: raw });
   switch (node.operator) {
     case 'equal':
     case 'not-equal': {
@@ -165,7 +172,7 @@ function decide(g: Gen, node: MatchNode, number: { ok: boolean; value: number })
       if (!number.ok) return str;
       // A number and its text: the comparison goes through BY_TYPE, so that the one of the two a field
       // never holds is no unreached comparison (see RARE); undefined for any other type.
-      const N = konst(g, number.value);
+      const N = konst(g, number.value, { make: 'number', at: [literalAt(node)], value: number.value });
       return `if ((w = Y[typeof v](v, ${N}, ${K})) !== undefined) t = ${eq ? 'w' : '!w'};`;
     }
     case 'in':
@@ -181,7 +188,7 @@ function decide(g: Gen, node: MatchNode, number: { ok: boolean; value: number })
     case 'not-matches': {
       const re = compileRegex(raw);
       if (!re.ok) return undefined; // reported by the generic closure when reached
-      return `if (typeof v === 'string') t = ${node.operator === 'matches' ? '' : '!'}${konst(g, re.test)}(v);`;
+      return `if (typeof v === 'string') t = ${node.operator === 'matches' ? '' : '!'}${konst(g, re.test, { make: 'regex', at: [literalAt(node)], value: raw })}(v);`;
     }
     case 'is-empty':
     case 'is-not-empty':
@@ -227,10 +234,16 @@ function emitRun(g: Gen, at: At, group: readonly MatchNode[], kind: 'and' | 'or'
   let test: string;
   if (group.length >= SET_MIN) {
     // not interned: a Set lookup hashes the value and compares content only on a hash match
-    test = `${konst(g, new Set(group.map((m) => m.value?.raw ?? '')))}.has(v)`;
+    const raws = group.map((m) => m.value?.raw ?? '');
+    test = `${konst(g, new Set(raws), { make: 'set', at: group.map(literalAt), value: raws })}.has(v)`;
   } else {
     if (group.some((m, i) => numericConstant(m, typed[i]).ok)) return undefined;
-    test = group.map((m) => `v === ${konst(g, intern(m.value?.raw ?? ''))}`).join(' || ');
+    test = group
+      .map((m) => {
+        const raw = m.value?.raw ?? '';
+        return `v === ${konst(g, intern(raw), { make: 'intern', at: [literalAt(m)], value: raw })}`;
+      })
+      .join(' || ');
   }
   g.clauses += group.length;
   const then = `if (${test}) t = ${hit}; else if (typeof v === 'string') t = ${!hit};`;
@@ -344,15 +357,25 @@ function emit(g: Gen, at: At, node: Expression): string {
   }
 }
 
-type Factory = (...args: unknown[]) => (datum: unknown) => boolean;
-
 /**
  * The whole filter as one generated function, or undefined when code generation is not allowed or
  * the filter is too large (then closures are used).
  * @throws FilterSyntaxError in typed mode for a selector the schema does not allow.
  */
 export function generateFilter(ast: Expression, ctx: Context): ((datum: unknown) => boolean) | undefined {
-  const g: Gen = { ctx, consts: [], clauses: 0, labels: 0 };
+  const made = generateShaped(ast, ctx);
+  return made === undefined ? undefined : instantiate(made.factory, made.consts);
+}
+
+/**
+ * {@link generateFilter}'s factory and constants, with how to make the constants from other
+ * literals (`steps`, undefined when one of them is not made from the literals alone).
+ */
+export function generateShaped(
+  ast: Expression,
+  ctx: Context,
+): { factory: Factory; consts: unknown[]; steps: readonly Step[] | undefined } | undefined {
+  const g: Gen = { ctx, consts: [], steps: [], clauses: 0, labels: 0 };
   let code: string;
   try {
     code = emit(g, { scope: EMPTY_SCOPE, locals: new Map(), loops: 0, bail: undefined }, ast);
@@ -363,31 +386,12 @@ export function generateFilter(ast: Expression, ctx: Context): ((datum: unknown)
   const all = konst(
     g,
     lazy(() => compileExpr(ast, EMPTY_SCOPE, ctx)),
+    { make: 'all', at: [], value: undefined },
   );
   // The factory is found by its code and the name of the whole expression's closure (the rest of
   // the source is the same for every filter): the shorter the key, the cheaper its hash.
-  const factory = cachedFactory<Factory>(`${all} ${code}`, () => {
-    // The root is read without a check first (a check before the first read cost a tenth of the
-    // plain closure's speed): a primitive root's reads find nothing of their own (ownValue) and take
-    // the clauses' own paths, as the closures would; null and undefined throw at the first read.
-    // Whatever the fast code gives up on (RARE) or throws on is answered by the whole expression's
-    // closure. The exit is a call through EXITS, not a branch: V8 inlines the one exit it has seen
-    // taken and guards the other with a check, so a filter that never gives up has no call in it.
-    const source =
-      `return function filter(r) { let t = false, v, m, z, w, s = 0; try { B: { ${expand(code)} } } catch (e) { s = 1; } ` +
-      `return X[s](t, r, ${all}, E); };`;
-    const names = g.consts.map((_, i) => `k${i}`);
-    // oxlint-disable-next-line typescript/no-implied-eval -- generated from JSON-quoted keys and constants passed as parameters only
-    return new Function('E', 'X', 'Y', 'HOP', 'OWN', 'OWN_OBJECT', ...names, source) as Factory;
-  });
-  return factory(
-    EMPTY_ENV,
-    EXITS,
-    BY_TYPE,
-    // oxlint-disable-next-line typescript/unbound-method -- called as HOP.call(object, key) in the generated code
-    Object.prototype.hasOwnProperty,
-    ownValue,
-    ownObjectValue,
-    ...g.consts,
+  const factory = cachedFactory<Factory>(`${all} ${code}`, () =>
+    makeFactory(expand(code), all, g.consts.length),
   );
+  return { factory, consts: g.consts, steps: g.steps };
 }

@@ -220,7 +220,11 @@ export function parseFilter(text: string, options?: ParseOptions): ParseResult {
  * {@link parseFilter} without remembering the text of the AST (`compileFilter` has the text at
  * hand; a `WeakMap` entry per parse costs the garbage collector). @internal
  */
-export function parseText(text: string, options?: ParseOptions): ParseResult {
+export function parseText(
+  text: string,
+  options?: ParseOptions,
+  lexedAlready?: { tokens: IToken[]; diagnostics: Draft[] },
+): ParseResult {
   const limits = resolveLimits(options);
   if (typeof text !== 'string') {
     return {
@@ -267,7 +271,7 @@ export function parseText(text: string, options?: ParseOptions): ParseResult {
       ]),
     };
   }
-  const lexed = lex(text, limits.maxDepth);
+  const lexed = lexedAlready ?? lex(text, limits.maxDepth);
   if (lexed.diagnostics.length > 0) {
     const sorted = [...lexed.diagnostics].sort((a, b) => a.offset - b.offset);
     return { ok: false, diagnostics: finish(text, sorted) };

@@ -23,11 +23,14 @@ export const NULL_LIST: readonly unknown[] = Object.freeze([]);
  * any other) and read back: about 0.8 µs. A reused record cost five times more (a key deleted
  * from it leaves a dictionary behind), an object literal with the key as a computed property ten.
  */
+// oxlint-disable-next-line eslint/no-control-regex -- what JSON needs escaped in a string
+const JSON_PLAIN = /^[^"\\\u0000-\u001f]*$/;
+
 export function intern(s: string): string {
   // V8's JSON parser internalizes the short strings it reads (up to 9 characters in Node 24): a
   // quarter of the cost of the record below. Longer strings, or another engine, take the record.
   if (s.length < 10) {
-    const parsed: unknown = JSON.parse(JSON.stringify(s));
+    const parsed: unknown = JSON.parse(JSON_PLAIN.test(s) ? `"${s}"` : JSON.stringify(s));
     if (typeof parsed === 'string') return parsed;
   }
   const record: Record<string, 0> = { __proto__: null } as unknown as Record<string, 0>;
