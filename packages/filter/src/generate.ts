@@ -1,10 +1,10 @@
 /**
  * Code generation (where `new Function` is allowed): the whole expression becomes ONE function, as
  * close to a hand-written closure as the language allows. Each clause reads its field directly and
- * decides on the common case (`v === "running"` first, the type check only when that fails); any
- * other value goes to the clause's generic closure (or, inside `any`/`all`, the collection's), which
- * answers or throws exactly as the reference does. Lookups are pure, so evaluating again from the
- * root gives the same answer.
+ * decides on the common case (`v === "running"` first, the type check only when that fails); on any
+ * other value it gives up (RARE, runtime.ts) and the whole expression's closure answers or throws
+ * exactly as the reference does. Lookups are pure, so evaluating again from the root gives the same
+ * answer. A clause with no fast path (a long path, a typed `unknownValue`) calls its own closure.
  * @internal
  * @packageDocumentation
  */
@@ -14,7 +14,7 @@ import { cachedFactory } from './codegen.js';
 import { compileRegex } from './internal/regex.js';
 import { flatten } from './internal/walk.js';
 import { type Context, EMPTY_SCOPE, type Pred, type Scope, typedSelector } from './lookup.js';
-import { type Factory, instantiate, makeFactory, RARE } from './runtime.js';
+import { type Factory, instantiate, load, makeFactory, RARE } from './runtime.js';
 import type { Step } from './shapes.js';
 import { intern, MISSING_DEFAULT, NEGATED } from './values.js';
 
@@ -80,34 +80,6 @@ function slowMatch(g: Gen, at: At, node: MatchNode): string {
 }
 
 /**
- * `dst = o["segment"]`, kept only when it is an own property (readers.ts explains the test: after the
- * read, V8 folds it to constants for plain objects; OWN asks Object.hasOwn in the other cases). The
- * globals are written out, not passed in: a factory's parameters are not constants to the optimiser
- * once it has made two filters, and the test then cost 15% of a 20-clause filter's speed.
- *
- * The code is written as a short mark (`\u0001dst\u0002o\u0002"segment"`) that {@link expand}
- * writes out only when a factory is made: the factory cache finds a source by hashing it, and the
- * marks make a source a third as long (hashing was a quarter of the cost of generating a filter).
- */
-function load(dst: string, o: string, segment: string): string {
-  return `\u0001${dst}\u0002${o}\u0002${JSON.stringify(segment)}`;
-}
-
-// oxlint-disable-next-line eslint/no-control-regex -- the marks are control characters on purpose: JSON.stringify escapes them, so no segment can contain one
-const MARKS = /\u0001(\w+)\u0002(\w+)\u0002("(?:[^"\\]|\\.)*")/g;
-
-/** The source with its marks written out. */
-function expand(source: string): string {
-  return source.replace(MARKS, (_, dst: string, o: string, json: string) => {
-    const k = `[${json}]`;
-    const inherits = `Object.getPrototypeOf(${o}) !== Object.prototype || Object.prototype${k} !== undefined`;
-    // below the root, OWN_OBJECT also refuses a function (the value a type test used to send to `slow`)
-    const own = o === 'r' ? 'OWN' : 'OWN_OBJECT';
-    return `${dst} = ${o}${k}; if (${dst} !== undefined && (${inherits})) ${dst} = ${own}(${o}, ${json}, ${dst});`;
-  });
-}
-
-/**
  * Code that reads a selector into `v` and runs `then` on it, or `slow`; `miss` (if set) runs on a
  * missing last key under an object. Undefined when the selector has no fast read.
  */
@@ -150,18 +122,26 @@ function read(
   // so no array, string or function; Object.prototype's `valueOf`, so no number, boolean or other
   // primitive). It is read with the key, where V8 folds both reads away for the shapes it has seen;
   // a map with a `length` or `valueOf` key of its own gives up to the closure.
+  // (`z` is a constant of its own block: one variable for every read measured 0.75 for `any` and
+  // `Meta.owner` together, a block's own about 0.85 for both.)
   const missing = canMiss ? `if (v === undefined) { if (z) { ${miss} } else { ${slow} } } else ` : '';
   const size = (o: string): string =>
-    canMiss ? ` z = ${o}.length === undefined && ${o}.valueOf === V;` : '';
+    canMiss ? ` { const z = ${o}.length === undefined && ${o}.valueOf === V;` : '';
+  const close = canMiss ? ' }' : '';
   if (rest.length === 1) {
-    return `${load('v', base, rest[0] as string)}${size(base)} ${missing}${then} else { ${slow} }`;
+    return `${load('v', base, rest[0] as string)}${size(base)} ${missing}${then} else { ${slow} }${close}`;
   }
   const mid = load('m', base, rest[0] as string);
-  return `${mid} ${load('v', 'm', rest[1] as string)}${size('m')} ${missing}${then} else { ${slow} }`;
+  return `${mid} ${load('v', 'm', rest[1] as string)}${size('m')} ${missing}${then} else { ${slow} }${close}`;
 }
 
 /** `if (...) {...} else if (...) {...}` deciding the operator on `v`; the caller appends the else. */
-function decide(g: Gen, node: MatchNode, number: { ok: boolean; value: number }): string | undefined {
+function decide(
+  g: Gen,
+  node: MatchNode,
+  number: { ok: boolean; value: number },
+  inLoop: boolean,
+): string | undefined {
   const raw = node.value?.raw ?? '';
   const K = konst(g, intern(raw), { make: 'intern', at: [literalAt(node)], value: raw });
   switch (node.operator) {
@@ -170,9 +150,12 @@ function decide(g: Gen, node: MatchNode, number: { ok: boolean; value: number })
       const eq = node.operator === 'equal';
       const str = `if (v === ${K}) t = ${eq}; else if (typeof v === 'string') t = ${!eq};`;
       if (!number.ok) return str;
-      // A number and its text: the comparison goes through BY_TYPE, so that the one of the two a field
-      // never holds is no unreached comparison (see RARE); undefined for any other type.
+      // A number and its text: at the top the comparison goes through BY_TYPE, so that the one of
+      // the two a field never holds is no unreached comparison (see RARE; `Priority != 50` 0.66 of
+      // the plain closure inline, 0.8 to 0.96 through the table); inside `any`/`all` the table cost
+      // more than it saved (`s.Failed != 0` about 0.95 inline, 0.77 through it).
       const N = konst(g, number.value, { make: 'number', at: [literalAt(node)], value: number.value });
+      if (inLoop) return `if (v === ${N}) t = ${eq}; else if (typeof v === 'number') t = ${!eq}; else ${str}`;
       return `if ((w = Y[typeof v](v, ${N}, ${K})) !== undefined) t = ${eq ? 'w' : '!w'};`;
     }
     case 'in':
@@ -203,7 +186,7 @@ function emitMatch(g: Gen, at: At, node: MatchNode): string {
   g.clauses++;
   const typed = typedSelector(node.selector, at.scope, g.ctx); // throws unknown-field
   if (g.ctx.unknownSet) return slowMatch(g, at, node);
-  const decided = decide(g, node, numericConstant(node, typed));
+  const decided = decide(g, node, numericConstant(node, typed), at.loops > 0);
   if (decided === undefined) return slowMatch(g, at, node);
   const then = decided.replaceAll('SLOW', RARE);
   const code = read(at, node.selector.path, then, RARE, `t = ${MISSING_DEFAULT[node.operator]};`);
@@ -390,8 +373,6 @@ export function generateShaped(
   );
   // The factory is found by its code and the name of the whole expression's closure (the rest of
   // the source is the same for every filter): the shorter the key, the cheaper its hash.
-  const factory = cachedFactory<Factory>(`${all} ${code}`, () =>
-    makeFactory(expand(code), all, g.consts.length),
-  );
+  const factory = cachedFactory<Factory>(`${all} ${code}`, () => makeFactory(code, all, g.consts.length));
   return { factory, consts: g.consts, steps: g.steps };
 }
