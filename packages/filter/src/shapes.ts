@@ -32,12 +32,20 @@ export interface Step {
   readonly value: string | number | readonly string[] | undefined;
 }
 
+/** How to make one constant: `refs` are literals by index, or fixed texts. */
+interface Made {
+  readonly make: Step['make'];
+  readonly refs: readonly (number | string)[];
+  readonly value: Step['value'];
+}
+
 interface Shape {
   readonly factory: Factory;
-  /** Per constant, how to make it; a number is the index of a literal, a string a fixed text. */
-  readonly steps: readonly (readonly [Step['make'], readonly (number | string)[], unknown])[];
-  /** Literals that must be written as they were, by index. */
-  readonly fixed: readonly (readonly [number, string])[];
+  /** Per constant, how to make it. */
+  readonly steps: readonly Made[];
+  /** Literals that must be written as they were: their indexes, and their texts. */
+  readonly fixedAt: readonly number[];
+  readonly fixedText: readonly string[];
 }
 
 /** Most shapes remembered (the oldest goes first). */
@@ -119,11 +127,13 @@ export function fromShape(text: string, shaped: Shaped): ((datum: unknown) => bo
   const shape = enabled ? shapes.get(shaped.key) : undefined;
   if (shape === undefined) return undefined;
   const { literals, values } = shaped;
-  for (const [i, image] of shape.fixed) if (literals[i]?.image !== image) return undefined;
+  for (let i = 0; i < shape.fixedAt.length; i++) {
+    if (literals[shape.fixedAt[i] as number]?.image !== shape.fixedText[i]) return undefined;
+  }
   const steps = shape.steps;
   const consts: unknown[] = [];
   for (let i = 0; i < steps.length; i++) {
-    const [make, refs, value] = steps[i] as Shape['steps'][number];
+    const { make, refs, value } = steps[i] as Made;
     const first = refs[0] ?? '';
     if (make === 'intern') consts.push(intern(rawOf(values, first)));
     else if (make === 'number') {
@@ -155,9 +165,10 @@ export function rememberShape(shaped: Shaped, factory: Factory, steps: readonly 
     const v = step.value;
     const texts = typeof v === 'object' ? v : [typeof v === 'string' ? v : String(v ?? '')];
     const refs = step.at.map((offset, k) => ref(offset, texts[k] ?? ''));
-    return [step.make, refs, step.value] as const;
+    return { make: step.make, refs, value: step.value };
   });
-  const fixed = shaped.literals.flatMap((t, i) => (used.has(i) ? [] : [[i, t.image] as const]));
+  const fixedAt = shaped.literals.flatMap((_, i) => (used.has(i) ? [] : [i]));
+  const fixedText = fixedAt.map((i) => (shaped.literals[i] as IToken).image);
   if (shapes.size >= SHAPE_LIMIT) shapes.delete(shapes.keys().next().value as string);
-  shapes.set(shaped.key, { factory, steps: recipe, fixed });
+  shapes.set(shaped.key, { factory, steps: recipe, fixedAt, fixedText });
 }
