@@ -127,7 +127,7 @@ function read(
   // `Meta.owner` together, a block's own about 0.85 for both.)
   const missing = canMiss ? ` else if (v === undefined && z) { ${miss} }` : '';
   const size = (o: string): string =>
-    canMiss ? ` { const z = ${o}.length === undefined && ${o}.valueOf === V;` : '';
+    canMiss ? ` { const z = ${o}.length === undefined && ${o}.valueOf === Object.prototype.valueOf;` : '';
   const close = canMiss ? ' }' : '';
   // a bound value (an element, a map's value) may be null: read from `n`, the value or NOTHING
   const from = base === 'r' ? 'r' : 'n';

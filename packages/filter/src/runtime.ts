@@ -107,7 +107,7 @@ export function makeFactory(code: string, all: string, count: number): Factory {
     `return X[s](t, r, ${all}, E); };`;
   const names = Array.from({ length: count }, (_, i) => `k${i}`);
   // oxlint-disable-next-line typescript/no-implied-eval -- generated from JSON-quoted keys and constants passed as parameters only
-  return new Function('E', 'X', 'Y', 'V', 'NS', 'HOP', 'OWN', 'OWN_OBJECT', ...names, source) as Factory;
+  return new Function('E', 'X', 'Y', 'NS', 'HOP', 'OWN', 'OWN_OBJECT', ...names, source) as Factory;
 }
 
 /** A generated filter: its factory given the shared helpers and its constants. */
@@ -116,8 +116,6 @@ export function instantiate(factory: Factory, consts: readonly unknown[]): (datu
     EMPTY_ENV,
     EXITS,
     BY_TYPE,
-    // oxlint-disable-next-line typescript/unbound-method -- compared, not called
-    Object.prototype.valueOf,
     NOTHING,
     // oxlint-disable-next-line typescript/unbound-method -- called as HOP.call(object, key) in the generated code
     Object.prototype.hasOwnProperty,
