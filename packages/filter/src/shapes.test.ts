@@ -130,6 +130,10 @@ describe('filters made from the factory of their shape', () => {
     ],
     ['"a" in Tags', '`b` in Tags', { Tags: ['b'] }, true],
     ['Meta.a == "x"', 'Meta.a == "y"', {}, 'error'],
+    // a short text is read with JSON.parse (it internalizes): a raw tab is Go, not JSON
+    ['N == "x"', 'N == "a\tb"', { N: 'a\tb' }, true],
+    ['N == "x"', 'N == "é\u{1F600}"', { N: 'é\u{1F600}' }, true],
+    ['N == "x"', 'N == "a\\x41"', { N: 'aA' }, true],
   ])('%s, then %s on %j: %s', (first, second, datum, expected) => {
     expect(closures(second, datum)).toBe(expected);
     compileFilter(first);

@@ -73,6 +73,8 @@ export interface Shaped {
   readonly key: string;
   readonly literals: readonly IToken[];
   readonly values: readonly string[];
+  /** Whether each value is internalized already. */
+  readonly interned: readonly boolean[];
 }
 
 /** The shape of lexed text (tokens without lexical errors). */
@@ -81,24 +83,38 @@ export function shapeOfTokens(text: string, tokens: readonly IToken[]): Shaped {
   let end = 0;
   const literals: IToken[] = [];
   const values: string[] = [];
+  const interned: boolean[] = [];
   for (const t of tokens) {
     const type = t.tokenType;
     key += `${t.startOffset === end ? '' : ' '}${type.tokenTypeIdx ?? type.name}`;
     if (type === DoubleQuoted || type === RawString || type === NumberLiteral) {
       let value = t.image;
+      let internal = false;
       if (type !== NumberLiteral) {
-        const unquoted = goUnquote(t.image);
-        value = unquoted.ok ? unquoted.value : '';
+        // a short quoted text without escapes is JSON too, and JSON.parse internalizes it (intern)
+        if (type === DoubleQuoted && value.length <= 11 && !value.includes('\\')) {
+          try {
+            value = JSON.parse(value) as string;
+            internal = true;
+          } catch {
+            // a control character: Go takes it, JSON does not
+          }
+        }
+        if (!internal) {
+          const unquoted = goUnquote(t.image);
+          value = unquoted.ok ? unquoted.value : '';
+        }
       }
       literals.push(t);
       values.push(value);
+      interned.push(internal);
       key += type === NumberLiteral || goParseFloat(value).ok ? '#' : '$';
     } else {
       key += `:${t.image}\u0000`;
     }
     end = t.startOffset + t.image.length;
   }
-  return { key: end === text.length ? key : `${key} `, literals, values };
+  return { key: end === text.length ? key : `${key} `, literals, values, interned };
 }
 
 function lazy(make: () => Pred): Pred {
@@ -135,8 +151,13 @@ export function fromShape(text: string, shaped: Shaped): ((datum: unknown) => bo
   for (let i = 0; i < steps.length; i++) {
     const { make, refs, value } = steps[i] as Made;
     const first = refs[0] ?? '';
-    if (make === 'intern') consts.push(intern(rawOf(values, first)));
-    else if (make === 'number') {
+    if (make === 'intern') {
+      consts.push(
+        typeof first === 'number' && shaped.interned[first] === true
+          ? values[first]
+          : intern(rawOf(values, first)),
+      );
+    } else if (make === 'number') {
       const n = typeof first === 'string' ? undefined : goParseFloat(rawOf(values, first));
       consts.push(n?.ok === true ? n.value : value);
     } else if (make === 'regex') {
