@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { datumArb, expressionArb, rawValues } from '../test/arbitraries.js';
+import { datumArb, expressionArb, mapMatches, rawValues } from '../test/arbitraries.js';
 import { outcome } from '../test/outcome.js';
 import type { Expression } from './ast.js';
 import { compileFilter, setCodegen } from './compile.js';
@@ -11,21 +11,9 @@ import { madeFromShapes, SHAPE_LIMIT, setShapes } from './shapes.js';
 /** The expression with every value replaced, in order, by the next of `values` (cycling). */
 function revalue(ast: Expression, values: readonly string[]): Expression {
   let i = 0;
-  const next = (): string => values[i++ % values.length] ?? '';
-  const walk = (node: Expression): Expression => {
-    switch (node.kind) {
-      case 'and':
-      case 'or':
-        return { ...node, left: walk(node.left), right: walk(node.right) };
-      case 'not':
-        return { ...node, operand: walk(node.operand) };
-      case 'collection':
-        return { ...node, body: walk(node.body) };
-      case 'match':
-        return node.value === null ? node : { ...node, value: { ...node.value, raw: next() } };
-    }
-  };
-  return walk(ast);
+  return mapMatches(ast, (m) =>
+    m.value === null ? m : { ...m, value: { ...m.value, raw: values[i++ % values.length] ?? '' } },
+  );
 }
 
 /** What the closures (no code generation, no shapes) answer. */

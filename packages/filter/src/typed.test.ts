@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest';
 import { Job, JobListStub } from '@sked/model';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { expressionArb } from '../test/arbitraries.js';
+import { expressionArb, mapMatches } from '../test/arbitraries.js';
 import { outcome } from '../test/outcome.js';
 import { referenceEvaluate } from '../test/reference.js';
 import { substituteNulls, typedDatumArb } from '../test/schemas.js';
@@ -336,21 +336,12 @@ describe('typed mode: properties', () => {
   );
 
   /** `is nil` is the one operator that tells a null collection from an empty one. */
-  const withoutNil = (ast: Expression): Expression => {
-    switch (ast.kind) {
-      case 'and':
-      case 'or':
-        return { ...ast, left: withoutNil(ast.left), right: withoutNil(ast.right) };
-      case 'not':
-        return { ...ast, operand: withoutNil(ast.operand) };
-      case 'collection':
-        return { ...ast, body: withoutNil(ast.body) };
-      case 'match':
-        if (ast.operator === 'is-nil') return { ...ast, operator: 'is-empty' };
-        if (ast.operator === 'is-not-nil') return { ...ast, operator: 'is-not-empty' };
-        return ast;
-    }
-  };
+  const withoutNil = (ast: Expression): Expression =>
+    mapMatches(ast, (m) => {
+      if (m.operator === 'is-nil') return { ...m, operator: 'is-empty' };
+      if (m.operator === 'is-not-nil') return { ...m, operator: 'is-not-empty' };
+      return m;
+    });
 
   for (const codegen of [true, false]) {
     test.prop([expressionArb.map(withoutNil), typedDatumArb(true)], { numRuns: 400 })(

@@ -157,3 +157,18 @@ export function stripSpans(node: unknown): unknown {
   }
   return node;
 }
+
+/** The expression with every clause replaced by `f(clause)` (collections keep their selectors). */
+export function mapMatches(node: Expression, f: (match: MatchNode) => MatchNode): Expression {
+  switch (node.kind) {
+    case 'and':
+    case 'or':
+      return { ...node, left: mapMatches(node.left, f), right: mapMatches(node.right, f) };
+    case 'not':
+      return { ...node, operand: mapMatches(node.operand, f) };
+    case 'collection':
+      return { ...node, body: mapMatches(node.body, f) };
+    case 'match':
+      return f(node);
+  }
+}
