@@ -7,11 +7,11 @@ import { EMPTY_SCOPE, type Context } from './lookup.js';
 import { type CompileOptions, resolveLimits } from './options.js';
 import { lex, parseText, sourceOf } from './parse.js';
 import { instantiate } from './runtime.js';
-import { fromShape, rememberShape, shapeOfTokens } from './shapes.js';
+import { fromShape, rememberShape, type Shaped, shapeOfTokens } from './shapes.js';
 import { shapeOf } from './schema.js';
 
 import { canGenerate } from './codegen.js';
-import { generateFilter, generateShaped } from './generate.js';
+import { generateShaped } from './generate.js';
 
 export { setCodegen } from './codegen.js';
 
@@ -236,25 +236,22 @@ function compileText(text: string): FilterPredicate {
     return compileUncached(text, undefined); // its diagnostics
   }
   const shaped = shapeOfTokens(text, lexed.tokens);
-  const again = fromShape(text, shaped);
-  if (again !== undefined) return again;
-  const parsed = parseText(text, undefined, lexed);
-  if (!parsed.ok) throw new FilterSyntaxError(text, parsed.diagnostics);
-  const ctx: Context = { source: text, unknownSet: false, unknownValue: undefined, schema: undefined };
-  const made = generateShaped(parsed.ast, ctx);
-  if (made === undefined) return compileExpr(parsed.ast, EMPTY_SCOPE, ctx) as unknown as FilterPredicate;
-  rememberShape(shaped, made.factory, made.steps);
-  return instantiate(made.factory, made.consts);
+  return fromShape(text, shaped) ?? compileUncached(text, undefined, { lexed, shaped });
 }
 
+/**
+ * Parses (unless given an AST), checks and compiles. `known`: the text's tokens, already lexed
+ * without problems, and its shape, remembered when the filter is generated.
+ */
 function compileUncached(
   textOrAst: string | Expression,
   options: CompileOptions | undefined,
+  known?: { lexed: ReturnType<typeof lex>; shaped: Shaped },
 ): FilterPredicate {
   let ast: Expression;
   let source: string | undefined;
   if (typeof textOrAst === 'string') {
-    const result = parseText(textOrAst, options);
+    const result = parseText(textOrAst, options, known?.lexed);
     if (!result.ok) throw new FilterSyntaxError(textOrAst, result.diagnostics);
     ast = result.ast;
     source = textOrAst;
@@ -279,8 +276,11 @@ function compileUncached(
     schema: schema === undefined ? undefined : { root: schema, shape: shapeOf(schema, schema) },
   };
   if (canGenerate()) {
-    const generated = generateFilter(ast, ctx);
-    if (generated !== undefined) return generated;
+    const made = generateShaped(ast, ctx);
+    if (made !== undefined) {
+      if (known !== undefined) rememberShape(known.shaped, made.factory, made.steps);
+      return instantiate(made.factory, made.consts);
+    }
   }
   // The closures read `env` only below a collection, where it is their own: the top-level closure
   // is the predicate itself (one call less per item).

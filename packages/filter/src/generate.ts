@@ -13,8 +13,8 @@ import { bindingScope, compileCollection, compileExpr, compileMatch, numericCons
 import { cachedFactory } from './codegen.js';
 import { compileRegex } from './internal/regex.js';
 import { flatten } from './internal/walk.js';
-import { type Context, EMPTY_SCOPE, type Pred, type Scope, typedSelector } from './lookup.js';
-import { type Factory, instantiate, load, makeFactory, RARE } from './runtime.js';
+import { type Context, EMPTY_SCOPE, type Scope, typedSelector } from './lookup.js';
+import { type Factory, lazy, load, makeFactory, RARE } from './runtime.js';
 import type { Step } from './shapes.js';
 import { intern, MISSING_DEFAULT, NEGATED } from './values.js';
 
@@ -65,12 +65,10 @@ function konst(g: Gen, value: unknown, step?: Step): string {
 /** Where the value of a clause was written (a literal token starts there), -1 for none. */
 const literalAt = (node: MatchNode): number => node.value?.span.start ?? -1;
 
-function lazy(make: () => Pred): Pred {
-  let p: Pred | undefined;
-  return (root, env) => (p ??= make())(root, env);
-}
-
-/** The statement that answers a clause its fast path cannot decide. */
+/**
+ * The statement that answers a clause with no fast path (inside `any`/`all`: the one that hands the
+ * loop to its closure).
+ */
 function slowMatch(g: Gen, at: At, node: MatchNode): string {
   if (at.bail !== undefined) return at.bail;
   return `t = ${konst(
@@ -197,7 +195,7 @@ function emitMatch(g: Gen, at: At, node: MatchNode): string {
   return code ?? slowMatch(g, at, node);
 }
 
-/** What answers a run of clauses on one field that its fast path cannot decide: the run's closure. */
+/** What answers a run of clauses on one field that has no fast read: the run's closure. */
 function slowRun(g: Gen, at: At, group: readonly MatchNode[], kind: 'and' | 'or'): string {
   if (at.bail !== undefined) return at.bail;
   const node = group.reduceRight<Expression | undefined>(
@@ -345,18 +343,11 @@ function emit(g: Gen, at: At, node: Expression): string {
 }
 
 /**
- * The whole filter as one generated function, or undefined when code generation is not allowed or
- * the filter is too large (then closures are used).
+ * The whole filter as one generated function: its factory and constants (runtime.ts `instantiate`
+ * makes the filter), with how to make the constants from other literals (`steps`, undefined when
+ * one of them is not made from the literals alone). Undefined when the filter is too large (then
+ * closures are used).
  * @throws FilterSyntaxError in typed mode for a selector the schema does not allow.
- */
-export function generateFilter(ast: Expression, ctx: Context): ((datum: unknown) => boolean) | undefined {
-  const made = generateShaped(ast, ctx);
-  return made === undefined ? undefined : instantiate(made.factory, made.consts);
-}
-
-/**
- * {@link generateFilter}'s factory and constants, with how to make the constants from other
- * literals (`steps`, undefined when one of them is not made from the literals alone).
  */
 export function generateShaped(
   ast: Expression,

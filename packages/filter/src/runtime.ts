@@ -86,6 +86,12 @@ function expand(source: string): string {
  */
 const NOTHING: Readonly<Record<string, unknown>> = { length: 0 };
 
+/** A closure made on its first call (the slow paths of most filters are never called). */
+export function lazy(make: () => Pred): Pred {
+  let p: Pred | undefined;
+  return (root, env) => (p ??= make())(root, env);
+}
+
 /** Makes a generated filter from its constants. @internal */
 export type Factory = (...args: unknown[]) => (datum: unknown) => boolean;
 

@@ -4,7 +4,8 @@ import { datumArb, expressionArb, mapMatches, rawValues } from '../test/arbitrar
 import { outcome } from '../test/outcome.js';
 import type { Expression } from './ast.js';
 import { compileFilter, setCodegen } from './compile.js';
-import { FilterEvaluationError } from './errors.js';
+import { FilterEvaluationError, FilterSyntaxError } from './errors.js';
+import { FilterLimits } from './options.js';
 import { printFilter } from './print.js';
 import { madeFromShapes, SHAPE_LIMIT, setShapes } from './shapes.js';
 
@@ -126,6 +127,27 @@ describe('filters made from the factory of their shape', () => {
     expect(closures(second, datum)).toBe(expected);
     compileFilter(first);
     expect(outcome(() => compileFilter(second)(datum))).toBe(expected);
+  });
+
+  it.each([
+    ['an invalid escape', 'N == "\\q"'],
+    ['an unterminated string', 'N == "abc'],
+    ['a text over the length limit', `N == "${'x'.repeat(FilterLimits.maxLength)}"`],
+    ['a number followed by a letter', 'N == 1x'],
+  ])('refuses %s after a filter of the same shape, as a fresh compile does', (_, text) => {
+    compileFilter('N == "ok"');
+    let fresh: unknown;
+    setShapes(false);
+    try {
+      compileFilter(text);
+    } catch (e) {
+      fresh = e;
+    } finally {
+      setShapes(true);
+    }
+    compileFilter('N == "ok again"');
+    expect(FilterSyntaxError.is(fresh)).toBe(true);
+    expect(() => compileFilter(text)).toThrow((fresh as Error).message);
   });
 
   it('does not share a shape where whitespace changes the parse', () => {

@@ -19,7 +19,7 @@ import { goParseFloat, goUnquote } from './internal/go-strconv.js';
 import { compileRegex } from './internal/regex.js';
 import { type Context, EMPTY_SCOPE, type Pred } from './lookup.js';
 import { parseText } from './parse.js';
-import { type Factory, instantiate } from './runtime.js';
+import { type Factory, instantiate, lazy } from './runtime.js';
 import { DoubleQuoted, NumberLiteral, RawString } from './tokens.js';
 import { intern } from './values.js';
 
@@ -115,11 +115,6 @@ export function shapeOfTokens(text: string, tokens: readonly IToken[]): Shaped {
     end = t.startOffset + t.image.length;
   }
   return { key: end === text.length ? key : `${key} `, literals, values, interned };
-}
-
-function lazy(make: () => Pred): Pred {
-  let p: Pred | undefined;
-  return (root, env) => (p ??= make())(root, env);
 }
 
 /** The whole expression's closure of a text that parsed before. */
