@@ -272,6 +272,35 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await shows(lines, /Job\s+JobRegistered\s+while-paused/);
     expect(new URL(page.url()).searchParams.has('index')).toBe(false);
+
+    // under a steady flow of events, a pause shown is a pause kept: no line comes after it, and
+    // none is at or past the index it resumes from (the stream stops at the click, not a paint later)
+    let writing = true;
+    const writer = (async () => {
+      for (let n = 0; writing; n++) {
+        await jobs.jobs.create(makeJob({ ID: `flow-${n}` }));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    })();
+    const indexes = async (): Promise<number[]> =>
+      (await lines.locator('.index').allTextContents()).map(Number);
+    try {
+      for (let round = 0; round < 3; round++) {
+        await shows(lines, /flow-/);
+        await page.getByRole('button', { name: 'Pause' }).click();
+        await page.getByRole('button', { name: 'Resume' }).waitFor({ timeout: WAIT });
+        const from = Number(new URL(page.url()).searchParams.get('index'));
+        const shown = await indexes();
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        expect(await indexes()).toEqual(shown);
+        expect(Math.max(...shown)).toBe(from - 1);
+        await page.getByRole('button', { name: 'Resume' }).click();
+        await page.getByRole('button', { name: 'Pause' }).waitFor({ timeout: WAIT });
+      }
+    } finally {
+      writing = false;
+      await writer;
+    }
     expect(tab.problems()).toEqual([]);
   });
 

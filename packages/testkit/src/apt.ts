@@ -38,12 +38,38 @@ export function missingPaths(requirement: AptRequirement): string[] {
 
 const APT = ['-o', 'DPkg::Lock::Timeout=300', '-q'];
 
-async function apt(args: readonly string[]): Promise<void> {
-  await run('apt-get', [...APT, ...args], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    timeout: 600_000,
-    maxBuffer: 64 * 1024 * 1024,
-  });
+/** How long {@link aptGet} waits for a lock another process holds. */
+const LOCK_WAIT_MS = 300_000;
+
+/** apt's answer when another process holds one of its locks. */
+const LOCK_HELD = /Could not get lock|Unable to lock/;
+
+/**
+ * Runs `apt-get` with these arguments, non-interactively, waiting up to five minutes for locks that
+ * other processes hold. `DPkg::Lock::Timeout` waits for dpkg's lock only: `apt-get update` (the
+ * package lists' lock) and a download (the archives' lock) fail at once when another apt holds them
+ * (apt 2.6), so those are tried again every half second until the deadline. @internal
+ * @param args - The arguments after the lock options (`['install', '-y', 'zsh']`).
+ * @param waitMs - How long to wait for locks held elsewhere.
+ * @returns apt-get's standard error (its warnings).
+ * @throws the `execFile` error (with `stderr`) when apt-get fails for another reason or the wait ends.
+ */
+export async function aptGet(args: readonly string[], waitMs: number = LOCK_WAIT_MS): Promise<string> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const { stderr } = await run('apt-get', [...APT, ...args], {
+        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+        timeout: 600_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      return stderr;
+    } catch (error) {
+      const stderr = (error as { stderr?: unknown }).stderr;
+      if (typeof stderr !== 'string' || !LOCK_HELD.test(stderr) || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 function describe(error: unknown): string {
@@ -73,12 +99,12 @@ async function install(
   }
   const args = ['install', '-y', '--no-install-recommends', ...req.packages];
   try {
-    await apt(args);
+    await aptGet(args);
   } catch {
     // A fresh machine has no package lists yet: update once, then try again.
     try {
-      await apt(['update']);
-      await apt(args);
+      await aptGet(['update']);
+      await aptGet(args);
     } catch (error) {
       throw fail(`apt-get could not install ${req.packages.join(', ')}: ${describe(error)}`, error);
     }
@@ -90,8 +116,9 @@ async function ensureOnce(
   fail: (message: string, cause?: unknown) => Error,
 ): Promise<void> {
   if (missingPaths(req).length === 0) return;
-  // Several test processes may start at once: one installs, the others wait for it.
-  const lock = join(tmpdir(), `sked-${req.name}-install.lock`);
+  // Several test processes may start at once, each wanting packages of its own: one apt runs at a
+  // time on the machine (two `apt-get update`s at once fail), the others wait for it.
+  const lock = join(tmpdir(), 'sked-apt-install.lock');
   for (;;) {
     try {
       mkdirSync(lock);

@@ -64,7 +64,7 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
   const [lines, setLines] = useState<readonly Line[]>([]);
   const [error, setError] = useState<unknown>(undefined);
   const last = useRef(Number(params.get('index') ?? '0') - 1);
-  /** Stops the running stream at once (Pause must not wait for the next render's clean-up). */
+  /** Stops the running stream at once (a new query must not wait for the next render's clean-up). */
   const stop = useRef<() => void>(() => undefined);
 
   useEffect(() => {
@@ -109,7 +109,10 @@ export function EventsView(props: { route: Route }): preact.JSX.Element {
     };
   }, [client, paused, namespace, topics.join(',')]);
 
+  // a new query stops the running stream at once: its next batch must not land after the lines are
+  // cleared or the pause is shown (the effect's clean-up runs only after the next paint)
   const go = (query: { topics: readonly string[]; namespace: string; index?: number }): void => {
+    stop.current();
     const all = query.topics.length === TOPICS.length;
     navigate(
       href('/ui/events', {

@@ -5,7 +5,7 @@
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '@sked/testkit/chromium';
 import { chromium, type Browser } from 'playwright-core';
 
-/** Where Debian installs it (`tests/release/scripts/ensure-chromium.sh` installs it when missing). */
+/** Where Debian installs it (the global set-up installs it when missing). */
 export const chromiumPath = CHROMIUM_PATH;
 
 /** A launched browser (playwright gives it a fresh temporary profile, removed on close). */
