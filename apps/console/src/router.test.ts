@@ -19,6 +19,14 @@ describe('parseRoute', () => {
     expect(parseRoute(path, '').view).toBe(view);
   });
 
+  it.each(['.', '..'])('carries the job ID %j, which a URL path would drop, in the query', (id) => {
+    const url = new URL(jobHref(id, 'ops'), 'http://127.0.0.1:4646');
+    expect(url.pathname).toBe('/ui/jobs');
+    const route = parseRoute(url.pathname, url.search);
+    expect(route).toMatchObject({ view: 'job', jobId: id });
+    expect(route.params.get('namespace')).toBe('ops');
+  });
+
   it('reads a job ID holding a slash from one encoded segment', () => {
     const route = parseRoute('/ui/jobs/batch%2Fdispatch-1', '?namespace=ops');
     expect(route).toMatchObject({ view: 'job', jobId: 'batch/dispatch-1' });
@@ -27,7 +35,11 @@ describe('parseRoute', () => {
 });
 
 describe('properties', () => {
-  test.prop([fc.string({ minLength: 1, unit: 'grapheme' }), fc.stringMatching(/^[a-zA-Z0-9-]{1,20}$/)])(
+  const jobIds = fc.oneof(
+    fc.string({ minLength: 1, unit: 'grapheme' }),
+    fc.stringMatching(/^[.%2eE/]{1,4}$/), // dots, encoded dots and slashes: what a URL path rewrites
+  );
+  test.prop([jobIds, fc.stringMatching(/^[a-zA-Z0-9-]{1,20}$/)])(
     "a job's address leads back to the job and its namespace, whatever its ID holds",
     (id, namespace) => {
       const url = new URL(jobHref(id, namespace), 'http://127.0.0.1:4646');

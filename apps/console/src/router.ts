@@ -18,7 +18,8 @@ export interface Route {
 
 /**
  * Reads a path and query as a route: `/ui/` and `/ui/jobs` the jobs, `/ui/jobs/<ID>` a job (the ID
- * encoded as one segment), `/ui/events`, `/ui/secrets`, `/ui/mesh`.
+ * encoded as one segment; `/ui/jobs?job=<ID>` for an ID a path cannot hold, see {@link jobHref}),
+ * `/ui/events`, `/ui/secrets`, `/ui/mesh`.
  * @param pathname - The path, `/ui/...`.
  * @param search - The query, with or without `?`.
  * @returns The route.
@@ -27,6 +28,9 @@ export function parseRoute(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
   const rest = pathname.replace(/^\/ui\/?/, '').replace(/\/$/, '');
   const [first = '', ...more] = rest.split('/');
+  if (first === 'jobs' && more.length === 0 && params.has('job')) {
+    return { view: 'job', jobId: params.get('job') ?? '', params };
+  }
   if (first === '' || (first === 'jobs' && more.length === 0)) return { view: 'jobs', params };
   if (first === 'jobs' && more.length === 1) {
     try {
@@ -62,12 +66,14 @@ export function href(
 }
 
 /**
- * The address of a job's page.
+ * The address of a job's page. An ID of dots alone (`.`, `..`) is no path segment: a URL drops or
+ * climbs it, encoded or not (`%2E` is a dot to the URL standard), so it goes in the query instead.
  * @param id - The job ID (may hold `/`, as a dispatched job's does).
  * @param namespace - Its namespace.
- * @returns `/ui/jobs/<ID>?namespace=<ns>`.
+ * @returns `/ui/jobs/<ID>?namespace=<ns>`, or `/ui/jobs?job=<ID>&namespace=<ns>`.
  */
 export function jobHref(id: string, namespace: string): string {
+  if (id === '.' || id === '..') return href('/ui/jobs', { job: id, namespace });
   return href(`/ui/jobs/${encodeURIComponent(id)}`, { namespace });
 }
 
