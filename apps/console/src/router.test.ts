@@ -27,6 +27,12 @@ describe('parseRoute', () => {
     expect(route.params.get('namespace')).toBe('ops');
   });
 
+  it('reads an empty job= as the jobs list, and a job in the path before one in the query', () => {
+    expect(parseRoute('/ui/jobs', '?job=').view).toBe('jobs');
+    expect(parseRoute('/ui/jobs/web', '?job=..')).toMatchObject({ view: 'job', jobId: 'web' });
+    expect(parseRoute('/ui/events', '?job=web').view).toBe('events');
+  });
+
   it('reads a job ID holding a slash from one encoded segment', () => {
     const route = parseRoute('/ui/jobs/batch%2Fdispatch-1', '?namespace=ops');
     expect(route).toMatchObject({ view: 'job', jobId: 'batch/dispatch-1' });

@@ -28,8 +28,9 @@ export function parseRoute(pathname: string, search: string): Route {
   const params = new URLSearchParams(search);
   const rest = pathname.replace(/^\/ui\/?/, '').replace(/\/$/, '');
   const [first = '', ...more] = rest.split('/');
-  if (first === 'jobs' && more.length === 0 && params.has('job')) {
-    return { view: 'job', jobId: params.get('job') ?? '', params };
+  const queried = params.get('job');
+  if (first === 'jobs' && more.length === 0 && queried !== null && queried !== '') {
+    return { view: 'job', jobId: queried, params };
   }
   if (first === '' || (first === 'jobs' && more.length === 0)) return { view: 'jobs', params };
   if (first === 'jobs' && more.length === 1) {

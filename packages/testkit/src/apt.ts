@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
@@ -67,7 +68,7 @@ export async function aptGet(args: readonly string[], waitMs: number = LOCK_WAIT
     } catch (error) {
       const stderr = (error as { stderr?: unknown }).stderr;
       if (typeof stderr !== 'string' || !LOCK_HELD.test(stderr) || Date.now() >= deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
     }
   }
 }
@@ -131,7 +132,7 @@ async function ensureOnce(
       } catch {
         // it went away meanwhile
       }
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await sleep(500);
     }
   }
   try {

@@ -19,7 +19,13 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'sked-packed-'));
-  const [packed] = await Promise.all([packAll(dir), ensureAptPackages(CHROMIUM_APT)]);
-  project.provide('packed', packed);
-  return () => rmSync(dir, { recursive: true, force: true });
+  const remove = (): void => rmSync(dir, { recursive: true, force: true });
+  // both run to their end before a failure of either is thrown, so the folder goes after packing
+  const [packed, chromium] = await Promise.allSettled([packAll(dir), ensureAptPackages(CHROMIUM_APT)]);
+  if (packed.status === 'rejected' || chromium.status === 'rejected') {
+    remove();
+    throw packed.status === 'rejected' ? packed.reason : (chromium as PromiseRejectedResult).reason;
+  }
+  project.provide('packed', packed.value);
+  return remove;
 }
