@@ -127,12 +127,17 @@ describe('every blocking read wakes its watch on a write', () => {
 
   it('allocations: list and read', async () => {
     await client.jobs.create(serviceJob('w4'));
-    const [listBefore, listAfter] = await acrossWrite(client.allocations.list.watch(options), () =>
-      client.jobs.update('w4', serviceJob('w4', { count: 2 })),
+    // the answer that holds w4's second allocation (other allocations starting wake the watch too,
+    // and w4's first may be placed only after the watch's first answer)
+    const [listBefore, listAfter] = await acrossWrite(
+      client.allocations.list.watch(options),
+      () => client.jobs.update('w4', serviceJob('w4', { count: 2 })),
+      (result) => result.data.filter((a) => a.JobID === 'w4').length >= 2,
     );
     expect(listAfter.meta.index).toBeGreaterThan(listBefore.meta.index ?? 0);
 
     const id = listAfter.data.find((a) => a.JobID === 'w4')?.ID ?? '';
+    expect(id).not.toBe('');
     const [readBefore, readAfter] = await acrossWrite(client.allocations.read.watch(id, options), () =>
       client.allocations.stop(id),
     );
